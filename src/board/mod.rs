@@ -1,0 +1,18 @@
+//! The board: squares, pieces, moves, the padded mailbox position, FEN, Zobrist keys,
+//! attack detection and legal move generation. Knows nothing of the layers above it.
+
+mod attack;
+mod fen;
+mod movegen;
+mod mv;
+mod piece;
+mod position;
+mod square;
+pub mod tables;
+pub mod zobrist;
+
+pub use fen::{FenError, START_FEN};
+pub use mv::{Move, MoveList, MoveParseError, MAX_MOVES};
+pub use piece::{Color, Piece, PieceKind};
+pub use position::{Position, Undo};
+pub use square::Square;

@@ -1,0 +1,364 @@
+//! `Position`: the padded mailbox with per-piece squares, make/unmake and the Zobrist key.
+//!
+//! Each cell holds a piece *slot* code: Red slots 16..=31, Black 32..=47, 0 for an empty
+//! point and `OFF` for the margin. Slots have fixed kinds (king, two advisors, two
+//! elephants, two horses, two rooks, two cannons, five pawns), so a slot is also a piece's
+//! identity as it moves, which the repetition rules use to follow a chased piece.
+
+use super::mv::Move;
+use super::piece::{Color, Piece, PieceKind};
+use super::square::Square;
+use super::zobrist;
+
+/// Cell value of the sentinel margin.
+pub(crate) const OFF: u8 = 0x40;
+/// Cell value of an empty point.
+pub(crate) const EMPTY: u8 = 0;
+
+/// First slot (within a colour's 16) of each kind, and the end of its range.
+pub(crate) const KIND_SLOTS: [(u8, u8); 7] = [(0, 1), (1, 3), (3, 5), (5, 7), (7, 9), (9, 11), (11, 16)];
+
+const fn build_cell_piece() -> [u8; 64] {
+    let mut t = [0u8; 64];
+    let mut c = 0;
+    while c < 2 {
+        let mut k = 0;
+        while k < 7 {
+            let (lo, hi) = KIND_SLOTS[k];
+            let mut s = lo;
+            while s < hi {
+                t[16 + 16 * c + s as usize] = ((c as u8) << 3) | (k as u8 + 1);
+                s += 1;
+            }
+            k += 1;
+        }
+        c += 1;
+    }
+    t
+}
+
+/// Piece code (see `Piece`) of each cell value; 0 for empty and off-board.
+pub(crate) static CELL_PIECE: [u8; 64] = build_cell_piece();
+
+/// The colour bit of a cell value: 16 for Red, 32 for Black.
+#[inline]
+pub(crate) const fn side_bit(c: Color) -> u8 {
+    16 << (c as u8)
+}
+
+/// Kind index of a non-empty, on-board cell value.
+#[inline]
+pub(crate) fn cell_kind(cell: u8) -> usize {
+    ((CELL_PIECE[cell as usize] & 7) - 1) as usize
+}
+
+/// What `unmake_move` needs to restore the position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Undo {
+    pub(crate) captured: u8,
+    pub(crate) halfmove: u16,
+    pub(crate) key: u64,
+}
+
+impl Undo {
+    /// The piece captured by the move, if any.
+    pub fn captured(&self) -> Option<Piece> {
+        (self.captured != EMPTY).then(|| Piece(CELL_PIECE[self.captured as usize]))
+    }
+}
+
+/// A xiangqi position: placement, side to move, move counters and Zobrist key.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Position {
+    pub(crate) cells: [u8; 256],
+    /// Square of each slot code (index 16..48); 0 when the piece is not on the board.
+    pub(crate) slot_sq: [u8; 48],
+    pub(crate) side: Color,
+    pub(crate) halfmove: u16,
+    pub(crate) fullmove: u16,
+    pub(crate) key: u64,
+}
+
+impl Position {
+    /// An empty board with Red to move (pieces are added by the FEN parser).
+    pub(crate) fn empty() -> Position {
+        let mut cells = [OFF; 256];
+        for sq in Square::all() {
+            cells[sq.index()] = EMPTY;
+        }
+        Position { cells, slot_sq: [0; 48], side: Color::Red, halfmove: 0, fullmove: 1, key: 0 }
+    }
+
+    /// The standard start position.
+    pub fn startpos() -> Position {
+        Position::from_fen(super::START_FEN).expect("start FEN is valid")
+    }
+
+    /// Side to move.
+    #[inline]
+    pub fn side_to_move(&self) -> Color {
+        self.side
+    }
+
+    /// Zobrist key of placement and side to move.
+    #[inline]
+    pub fn key(&self) -> u64 {
+        self.key
+    }
+
+    /// Plies since the last capture (FEN field 5).
+    #[inline]
+    pub fn halfmove_clock(&self) -> u32 {
+        self.halfmove as u32
+    }
+
+    /// Full-move number (FEN field 6).
+    #[inline]
+    pub fn fullmove_number(&self) -> u32 {
+        self.fullmove as u32
+    }
+
+    /// The piece on `sq`, if any.
+    #[inline]
+    pub fn piece_at(&self, sq: Square) -> Option<Piece> {
+        let c = self.cells[sq.index()];
+        (c != EMPTY && c != OFF).then(|| Piece(CELL_PIECE[c as usize]))
+    }
+
+    /// Identity of the piece on `sq` (stable while it moves; 0..32), if any.
+    #[inline]
+    pub fn piece_id_at(&self, sq: Square) -> Option<u8> {
+        let c = self.cells[sq.index()];
+        (c != EMPTY && c != OFF).then(|| c - 16)
+    }
+
+    /// Square of the piece with identity `id` (0..32), if it is on the board.
+    #[inline]
+    pub fn square_of_id(&self, id: u8) -> Option<Square> {
+        let s = self.slot_sq[16 + (id as usize & 31)];
+        (s != 0).then_some(Square(s))
+    }
+
+    /// Square of `color`'s king.
+    #[inline]
+    pub fn king_square(&self, color: Color) -> Square {
+        Square(self.slot_sq[side_bit(color) as usize])
+    }
+
+    /// Every piece of `color` with its square.
+    pub fn pieces(&self, color: Color) -> impl Iterator<Item = (Square, Piece)> + '_ {
+        let base = side_bit(color) as usize;
+        (base..base + 16).filter_map(move |slot| {
+            let s = self.slot_sq[slot];
+            (s != 0).then(|| (Square(s), Piece(CELL_PIECE[slot])))
+        })
+    }
+
+    /// How many pieces of `color` and `kind` are on the board.
+    pub fn count(&self, color: Color, kind: PieceKind) -> u32 {
+        let base = side_bit(color) as usize;
+        let (lo, hi) = KIND_SLOTS[kind.index()];
+        (lo..hi).filter(|&s| self.slot_sq[base + s as usize] != 0).count() as u32
+    }
+
+    /// Places a piece on an empty point, using the first free slot of its kind.
+    /// Returns false if the set has no free slot of that kind.
+    pub(crate) fn put(&mut self, sq: Square, piece: Piece) -> bool {
+        let base = side_bit(piece.color()) as usize;
+        let (lo, hi) = KIND_SLOTS[piece.kind().index()];
+        for s in lo..hi {
+            let slot = base + s as usize;
+            if self.slot_sq[slot] == 0 {
+                self.slot_sq[slot] = sq.0;
+                self.cells[sq.index()] = slot as u8;
+                self.key ^= zobrist::PIECE_SQUARE[piece.index()][sq.index()];
+                return true;
+            }
+        }
+        false
+    }
+
+    /// The key computed from scratch (tests compare it with the incremental one).
+    pub fn compute_key(&self) -> u64 {
+        let mut k = 0;
+        for sq in Square::all() {
+            if let Some(p) = self.piece_at(sq) {
+                k ^= zobrist::PIECE_SQUARE[p.index()][sq.index()];
+            }
+        }
+        if self.side == Color::Black {
+            k ^= zobrist::SIDE;
+        }
+        k
+    }
+
+    /// Plays `m`, which must be legal (or at least pseudo-legal); returns what undoes it.
+    #[inline]
+    pub fn make_move(&mut self, m: Move) -> Undo {
+        let (from, to) = (m.from().index(), m.to().index());
+        let moving = self.cells[from];
+        let captured = self.cells[to];
+        let undo = Undo { captured, halfmove: self.halfmove, key: self.key };
+        let mp = CELL_PIECE[moving as usize] as usize;
+        let mut key = self.key ^ zobrist::PIECE_SQUARE[mp][from] ^ zobrist::PIECE_SQUARE[mp][to] ^ zobrist::SIDE;
+        if captured != EMPTY {
+            key ^= zobrist::PIECE_SQUARE[CELL_PIECE[captured as usize] as usize][to];
+            self.slot_sq[captured as usize] = 0;
+            self.halfmove = 0;
+        } else {
+            self.halfmove = self.halfmove.saturating_add(1);
+        }
+        self.cells[to] = moving;
+        self.cells[from] = EMPTY;
+        self.slot_sq[moving as usize] = to as u8;
+        if self.side == Color::Black {
+            self.fullmove = self.fullmove.saturating_add(1);
+        }
+        self.side = self.side.opp();
+        self.key = key;
+        undo
+    }
+
+    /// Takes back `m`, given the `Undo` that `make_move(m)` returned.
+    #[inline]
+    pub fn unmake_move(&mut self, m: Move, undo: Undo) {
+        let (from, to) = (m.from().index(), m.to().index());
+        let moving = self.cells[to];
+        self.cells[from] = moving;
+        self.slot_sq[moving as usize] = from as u8;
+        self.cells[to] = undo.captured;
+        if undo.captured != EMPTY {
+            self.slot_sq[undo.captured as usize] = to as u8;
+        }
+        self.side = self.side.opp();
+        if self.side == Color::Black {
+            self.fullmove -= 1;
+        }
+        self.halfmove = undo.halfmove;
+        self.key = undo.key;
+    }
+
+    /// Passes the turn (for null-move pruning); undo with `unmake_null`.
+    #[inline]
+    pub fn make_null(&mut self) -> Undo {
+        let undo = Undo { captured: EMPTY, halfmove: self.halfmove, key: self.key };
+        self.side = self.side.opp();
+        self.key ^= zobrist::SIDE;
+        undo
+    }
+
+    /// Takes back a null move.
+    #[inline]
+    pub fn unmake_null(&mut self, undo: Undo) {
+        self.side = self.side.opp();
+        self.key = undo.key;
+    }
+
+    /// Whether `m` captures a piece.
+    #[inline]
+    pub fn is_capture(&self, m: Move) -> bool {
+        self.cells[m.to().index()] != EMPTY
+    }
+
+    /// A text diagram of the board, Black at the top, with ranks and files labelled.
+    pub fn pretty(&self) -> String {
+        let mut out = String::new();
+        for r in (0..10u8).rev() {
+            out.push_str(&format!("{r} "));
+            for f in 0..9u8 {
+                out.push(' ');
+                out.push(self.piece_at(Square::new(f, r)).map_or('.', |p| p.letter()));
+            }
+            out.push('\n');
+            if r == 5 {
+                out.push_str("   ~~~~~~~~~~~~~~~~~\n");
+            }
+        }
+        out.push_str("   a b c d e f g h i\n");
+        out
+    }
+}
+
+impl std::fmt::Debug for Position {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Position({})", self.to_fen())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Deterministic xorshift so the random games are the same on every run.
+    fn next(state: &mut u64) -> u64 {
+        *state ^= *state << 13;
+        *state ^= *state >> 7;
+        *state ^= *state << 17;
+        *state
+    }
+
+    #[test]
+    fn random_games_keep_key_and_unmake_exact() {
+        let mut rng = 0x1234_5678_9abc_def1u64;
+        let mut plies = 0;
+        for _ in 0..300 {
+            let mut pos = Position::startpos();
+            let mut history = Vec::new();
+            for _ in 0..150 {
+                let moves = pos.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                let m = moves[(next(&mut rng) % moves.len() as u64) as usize];
+                let before = pos.clone();
+                let undo = pos.make_move(m);
+                assert_eq!(pos.key(), pos.compute_key(), "key after {m}");
+                let reparsed = Position::from_fen(&pos.to_fen()).unwrap();
+                assert_eq!((reparsed.to_fen(), reparsed.key()), (pos.to_fen(), pos.key()), "FEN round trip");
+                assert!(!pos.king_attacked(pos.side_to_move().opp()), "{m} left its king attacked");
+                let mut again = pos.clone();
+                again.unmake_move(m, undo);
+                assert_eq!(again, before, "unmake of {m}");
+                history.push((m, undo));
+                plies += 1;
+            }
+            while let Some((m, undo)) = history.pop() {
+                pos.unmake_move(m, undo);
+            }
+            assert_eq!(pos, Position::startpos());
+        }
+        assert!(plies > 20_000, "only {plies} plies played");
+    }
+
+    #[test]
+    fn null_move_round_trip() {
+        let mut pos = Position::startpos();
+        let u = pos.make_null();
+        assert_eq!(pos.key(), pos.compute_key());
+        pos.unmake_null(u);
+        assert_eq!(pos, Position::startpos());
+    }
+
+    #[test]
+    fn gives_check_agrees_with_making_the_move() {
+        let mut rng = 99u64;
+        for _ in 0..100 {
+            let mut pos = Position::startpos();
+            for _ in 0..100 {
+                let moves = pos.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                for &m in &moves {
+                    let mut p = pos.clone();
+                    let predicted = p.gives_check(m);
+                    p.make_move(m);
+                    assert_eq!(predicted, p.in_check(), "{m} in {}", pos.to_fen());
+                    assert!(pos.is_legal(m));
+                }
+                let m = moves[(next(&mut rng) % moves.len() as u64) as usize];
+                pos.make_move(m);
+            }
+        }
+    }
+}

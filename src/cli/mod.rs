@@ -1,0 +1,35 @@
+//! Command-line tools over the library: `perft` and friends. Errors go to stderr, exit 2.
+
+mod args;
+mod perft_cmd;
+
+pub use args::Args;
+use std::process::ExitCode;
+
+/// Usage text printed by `chuhe help` and on an unknown subcommand.
+pub const USAGE: &str = "usage: chuhe                      start the protocol loop (first command: ucci, uci or xboard)
+       chuhe perft [--fen FEN] --depth N [--divide]
+       chuhe help";
+
+/// Runs the subcommand named by `args[0]` (none: the protocol loop).
+pub fn run(args: &[String]) -> ExitCode {
+    let Some(cmd) = args.first() else {
+        return ExitCode::SUCCESS;
+    };
+    let rest = &args[1..];
+    let result = match cmd.as_str() {
+        "perft" => perft_cmd::run(rest),
+        "help" | "--help" | "-h" => {
+            println!("{USAGE}");
+            Ok(())
+        }
+        other => Err(format!("unknown subcommand '{other}'\n{USAGE}")),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(msg) => {
+            eprintln!("chuhe {cmd}: {msg}");
+            ExitCode::from(2)
+        }
+    }
+}
