@@ -1,8 +1,11 @@
 //! Chuhe (楚河): a xiangqi engine.
 //!
 //! Layers, each using only those before it: [`board`] (position, moves, legal generation),
-//! then the tools on top such as [`perft`].
+//! [`rules`] (game record and verdicts), [`eval`], [`search`]; the tools in [`cli`] on top.
 
 pub mod board;
 pub mod cli;
+pub mod eval;
 pub mod perft;
+pub mod rules;
+pub mod search;
