@@ -8,7 +8,8 @@ use crate::matches::stats::Sprt;
 use std::io::IsTerminal;
 
 /// Usage of `chuhe match`.
-pub const MATCH_USAGE: &str = "chuhe match -engine cmd=PROG [name=N] [proto=ucci|uci] [arg=A]... [dir=D] [option.NAME=V]...
+pub const MATCH_USAGE: &str =
+    "chuhe match -engine cmd=PROG [name=N] [proto=ucci|uci] [arg=A]... [dir=D] [option.NAME=V]...
             -engine ... [-each KEY=VALUE...]   (tc=[MOVES/]SECONDS[+INC] | st=SECONDS | nodes=N | depth=N,
             timemargin=MS, timeout=MS) [-games N] [-rounds N] [-concurrency N]
             [-openings file=F [order=sequential|random] [start=N]] [-repeat [N]] [-srand N] [-pgnout FILE]
@@ -169,7 +170,8 @@ impl EngineDraft {
         if self.limit_keys.len() > 1 {
             return Err(format!("engine {}: give only one of tc=, st=, nodes=, depth=", index + 1));
         }
-        let limit = self.limit.ok_or_else(|| format!("engine {} needs a limit: tc=, st=, nodes= or depth=", index + 1))?;
+        let limit =
+            self.limit.ok_or_else(|| format!("engine {} needs a limit: tc=, st=, nodes= or depth=", index + 1))?;
         let name = self.name.unwrap_or_else(|| {
             std::path::Path::new(&cmd).file_name().map_or(cmd.clone(), |n| n.to_string_lossy().into_owned())
         });
@@ -367,8 +369,10 @@ mod tests {
         assert_eq!(parse_tc("40/60").unwrap(), Limit::Clock { moves: 40, base_ms: 60_000, inc_ms: 0 });
         assert_eq!(parse_tc("1:30+0.5").unwrap(), Limit::Clock { moves: 0, base_ms: 90_000, inc_ms: 500 });
         assert!(parse_tc("0").is_err() && parse_tc("x+1").is_err() && parse_tc("-5").is_err());
-        let cfg = parse(&words("-engine cmd=/bin/e arg=-v arg=x st=0.5 timemargin=50 -engine cmd=/bin/e nodes=100 proto=uci"))
-            .unwrap();
+        let cfg = parse(&words(
+            "-engine cmd=/bin/e arg=-v arg=x st=0.5 timemargin=50 -engine cmd=/bin/e nodes=100 proto=uci",
+        ))
+        .unwrap();
         assert_eq!(cfg.engines[0].args, vec!["-v", "x"]);
         assert_eq!(cfg.engines[0].limit, Limit::MoveTime(500));
         assert_eq!(cfg.engines[0].margin_ms, 50);

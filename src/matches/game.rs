@@ -250,7 +250,12 @@ fn play(game: &mut Game, text: &mut PositionText, m: Move) -> bool {
 }
 
 /// Plays one game: `seats[0]` has Red, `seats[1]` Black. `None` if `stop` was raised first.
-pub fn play_game(seats: [&mut Seat; 2], opening: &Opening, adj: &Adjudication, stop: &AtomicBool) -> Option<GameRecord> {
+pub fn play_game(
+    seats: [&mut Seat; 2],
+    opening: &Opening,
+    adj: &Adjudication,
+    stop: &AtomicBool,
+) -> Option<GameRecord> {
     let mut seats = seats;
     let mut game = Game::new(opening.start.clone());
     let start_fen = opening.start.to_fen();
@@ -325,7 +330,12 @@ pub fn play_game(seats: [&mut Seat; 2], opening: &Opening, adj: &Adjudication, s
             ));
         }
         if reply.resign {
-            return Some(finish(&game, GameResult::loss_for(side), format!("{} resigns", side.name()), Termination::Agreement));
+            return Some(finish(
+                &game,
+                GameResult::loss_for(side),
+                format!("{} resigns", side.name()),
+                Termination::Agreement,
+            ));
         }
         if reply.draw && offered {
             return Some(finish(&game, GameResult::Draw, "Draw by agreement".to_string(), Termination::Agreement));
@@ -372,7 +382,12 @@ pub fn play_game(seats: [&mut Seat; 2], opening: &Opening, adj: &Adjudication, s
             let quiet = reply.score.is_some_and(|s| s.abs() <= rule.score);
             draw_streak = if quiet && full_moves >= rule.movenumber { draw_streak + 1 } else { 0 };
             if draw_streak >= 2 * rule.movecount {
-                return Some(finish(&game, GameResult::Draw, "Draw by adjudication".to_string(), Termination::Adjudication));
+                return Some(finish(
+                    &game,
+                    GameResult::Draw,
+                    "Draw by adjudication".to_string(),
+                    Termination::Adjudication,
+                ));
             }
         }
     }
@@ -399,8 +414,14 @@ mod tests {
             go_command(Proto::Ucci, periods, Color::Red, &clocks, [periods, periods], false),
             "go time 9000 movestogo 37 opptime 8000 oppmovestogo 37"
         );
-        assert_eq!(go_command(Proto::Ucci, Limit::MoveTime(500), Color::Red, &clocks, [tc, tc], false), "go time 500 movestogo 1");
-        assert_eq!(go_command(Proto::Uci, Limit::MoveTime(500), Color::Red, &clocks, [tc, tc], false), "go movetime 500");
+        assert_eq!(
+            go_command(Proto::Ucci, Limit::MoveTime(500), Color::Red, &clocks, [tc, tc], false),
+            "go time 500 movestogo 1"
+        );
+        assert_eq!(
+            go_command(Proto::Uci, Limit::MoveTime(500), Color::Red, &clocks, [tc, tc], false),
+            "go movetime 500"
+        );
         assert_eq!(go_command(Proto::Uci, Limit::Nodes(1000), Color::Red, &clocks, [tc, tc], false), "go nodes 1000");
         assert_eq!(go_command(Proto::Ucci, Limit::Depth(4), Color::Red, &clocks, [tc, tc], false), "go depth 4");
     }
@@ -429,7 +450,10 @@ mod tests {
             assert!(play(&mut game, &mut t, Move::parse(m).unwrap()));
         }
         assert!(!play(&mut game, &mut t, Move::parse("a0a5").unwrap()));
-        assert_eq!(t.command(Proto::Ucci), "position fen rnbakabnr/9/1c2c4/p1p1C1p1p/9/9/P1P1P1P1P/1C7/9/RNBAKABNR b - - 0 2");
+        assert_eq!(
+            t.command(Proto::Ucci),
+            "position fen rnbakabnr/9/1c2c4/p1p1C1p1p/9/9/P1P1P1P1P/1C7/9/RNBAKABNR b - - 0 2"
+        );
         assert!(t.command(Proto::Uci).ends_with("w - - 0 1 moves h2e2 h7e7 e2e6"));
     }
 }

@@ -71,7 +71,7 @@ fn say(out: &mut dyn Write, live: bool, line: &str) {
 fn rating_lines(t: &Tally, sprt: Option<&Sprt>) -> Vec<String> {
     let mut lines = vec![format!(
         "Elo difference: {:.1} +/- {:.1}, LOS: {:.1} %, DrawRatio: {:.1} %",
-        t.elo(),
+        t.elo() + 0.0, // no "-0.0"
         t.elo_error(),
         100.0 * t.los(),
         100.0 * t.draw_ratio()
@@ -178,7 +178,11 @@ pub fn run_match(cfg: &MatchConfig, out: &mut dyn Write) -> Result<MatchSummary,
                 (GameResult::RedWins, true) | (GameResult::BlackWins, false) => tally.wins += 1,
                 _ => tally.losses += 1,
             }
-            say(out, cfg.live, &format!("Finished game {} ({red} vs {black}): {} {{{}}}", i + 1, rec.result, rec.reason));
+            say(
+                out,
+                cfg.live,
+                &format!("Finished game {} ({red} vs {black}): {} {{{}}}", i + 1, rec.result, rec.reason),
+            );
             say(
                 out,
                 cfg.live,
@@ -221,7 +225,7 @@ pub fn run_match(cfg: &MatchConfig, out: &mut dyn Write) -> Result<MatchSummary,
                     tally.wins,
                     tally.losses,
                     tally.draws,
-                    tally.elo(),
+                    tally.elo() + 0.0,
                     tally.elo_error()
                 );
             }
