@@ -71,7 +71,7 @@ fn seconds_ms(what: &str, v: &str) -> Result<u64, String> {
         Some((m, s)) => number::<f64>(what, m)? * 60.0 + number::<f64>(what, s)?,
         None => number::<f64>(what, v)?,
     };
-    if !secs.is_finite() || secs < 0.0 || secs > 1e7 {
+    if !secs.is_finite() || !(0.0..=1e7).contains(&secs) {
         return Err(format!("{what}: '{v}' is out of range"));
     }
     Ok((secs * 1000.0).round() as u64)

@@ -157,7 +157,7 @@ impl Clock {
                 }
                 self.left_ms = self.left_ms.saturating_sub(elapsed_ms) + inc_ms;
                 self.moves_made += 1;
-                if moves > 0 && self.moves_made % moves == 0 {
+                if moves > 0 && self.moves_made.is_multiple_of(moves) {
                     self.left_ms += base_ms;
                 }
                 true

@@ -56,7 +56,7 @@ enum Event {
 
 /// Whether the first engine has Red in game `i` (0-based): colours alternate every game.
 fn first_is_red(i: usize) -> bool {
-    i % 2 == 0
+    i.is_multiple_of(2)
 }
 
 /// Writes `line` to `out`, keeping the live progress line below it.
@@ -245,7 +245,7 @@ pub fn run_match(cfg: &MatchConfig, out: &mut dyn Write) -> Result<MatchSummary,
 
 /// Whether the final rating lines still need printing (not just printed after the last game).
 fn since_last_rating_needed(t: &Tally, cfg: &MatchConfig) -> bool {
-    t.games() == 0 || t.games() as usize % cfg.rating_interval.max(1) != 0
+    t.games() == 0 || !(t.games() as usize).is_multiple_of(cfg.rating_interval.max(1))
 }
 
 #[cfg(test)]
