@@ -82,12 +82,16 @@ impl Tally {
     }
 }
 
-/// Logistic Elo from a score fraction (±∞ at 1 and 0, NaN outside 0..1).
+/// Logistic Elo from a score fraction (+∞ from 1 up, −∞ from 0 down, so an error bar that
+/// runs past a certain result is infinite).
 pub fn elo_from_score(s: f64) -> f64 {
-    if !(0.0..=1.0).contains(&s) {
-        return f64::NAN;
+    if s >= 1.0 {
+        f64::INFINITY
+    } else if s <= 0.0 {
+        f64::NEG_INFINITY
+    } else {
+        -400.0 * (1.0 / s - 1.0).log10()
     }
-    -400.0 * (1.0 / s - 1.0).log10()
 }
 
 /// Expected score fraction at a logistic Elo difference.
@@ -213,6 +217,7 @@ mod tests {
         assert_eq!(none.score(), 0.5);
         assert_eq!(none.los(), 0.5);
         assert!(Tally { wins: 3, losses: 0, draws: 0 }.elo().is_infinite());
+        assert!(Tally { wins: 1, losses: 1, draws: 0 }.elo_error().is_infinite());
         close(erf(0.5), 0.520_499_877_8, 1e-6);
         close(erf(-1.5), -0.966_105_146_5, 1e-6);
     }
