@@ -94,6 +94,11 @@ fn illegal_moves_lose_and_the_match_goes_on() {
     assert!(pgn.contains("[Red \"B\"]\n[Black \"A\"]\n[Result \"1-0\"]"), "{pgn}");
     assert!(pgn.contains("[Termination \"illegal move\"]"));
     assert!(pgn.contains("1. H2-E2 {Black makes an illegal move: a0b9} 1-0"), "{pgn}");
+    // `nobestmove` (UCCI) or `bestmove (none)` (UCI) while the game goes on also loses.
+    let out = fake_match("--mode nomove", &script(LINE), "startpos\n", "-games 1");
+    assert!(out.contains("Finished game 1 (A vs B): 0-1 {Red makes no move}"), "{out}");
+    let out = fake_match("--mode nomove", &script(LINE), "startpos\n", "-games 1 -each proto=uci");
+    assert!(out.contains("Finished game 1 (A vs B): 0-1 {Red makes no move}"), "{out}");
 }
 
 #[test]
