@@ -111,7 +111,13 @@ impl Seat {
     /// Starts the engine if it is not running and begins a new game.
     fn prepare(&mut self) -> Result<(), Failure> {
         if self.process.is_none() {
-            self.process = Some(EngineProcess::start(&self.cfg).map_err(|_| Failure::Disconnected)?);
+            match EngineProcess::start(&self.cfg) {
+                Ok(p) => self.process = Some(p),
+                Err(e) => {
+                    eprintln!("Warning: {e}");
+                    return Err(Failure::Disconnected);
+                }
+            }
         }
         let result = self.process.as_mut().map_or(Err(Failure::Disconnected), |p| p.new_game());
         if result.is_err() {
