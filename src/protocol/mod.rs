@@ -89,6 +89,19 @@ impl Output {
     pub fn line(&self, line: &str) {
         self.lines(&[line]);
     }
+
+    /// Writes one line, then runs `then` before any other writer may write.
+    pub fn line_then(&self, line: &str, then: impl FnOnce()) {
+        let mut w = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        let _ = writeln!(w, "{line}");
+        let _ = w.flush();
+        then();
+    }
+
+    /// Waits until no other writer is in the middle of a write.
+    pub fn barrier(&self) {
+        drop(self.0.lock().unwrap_or_else(|e| e.into_inner()));
+    }
 }
 
 /// What the reader thread delivers.

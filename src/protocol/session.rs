@@ -132,8 +132,14 @@ impl Session {
         self.out.line(&self.dialect.error(msg));
     }
 
+    /// Whether a search is running. A search reports `bestmove` and marks itself done under
+    /// the output lock, so after the barrier "done" covers every move the GUI has seen.
     fn thinking(&self) -> bool {
-        self.search.as_ref().is_some_and(|r| !r.done.load(Ordering::SeqCst))
+        let running = |s: &Self| s.search.as_ref().is_some_and(|r| !r.done.load(Ordering::SeqCst));
+        running(self) && {
+            self.out.barrier();
+            running(self)
+        }
     }
 
     /// Joins a search that has reported its move.
@@ -163,7 +169,9 @@ impl Session {
 
     /// Ok when idle, or when the search was told to stop (then waits for it).
     fn require_idle(&mut self, what: &str) -> Result<(), String> {
-        self.reap();
+        if !self.thinking() {
+            self.reap();
+        }
         match &self.search {
             None => Ok(()),
             Some(r) if r.stop_sent => {
@@ -362,8 +370,7 @@ impl Session {
                         let mut h = history.lock().unwrap_or_else(|e| e.into_inner());
                         policy::decide(&pos, &root, &res, &last_pv, &mut h)
                     };
-                    out.line(&dialect.bestmove(&d));
-                    done.store(true, Ordering::SeqCst);
+                    out.line_then(&dialect.bestmove(&d), || done.store(true, Ordering::SeqCst));
                 }
             }
         }
