@@ -24,6 +24,7 @@ use options::{Options, Spec};
 use policy::Decision;
 use session::Session;
 use std::io::{BufRead, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{channel, Receiver, Sender};
 use std::sync::{Arc, Mutex};
 
@@ -90,12 +91,19 @@ impl Output {
         self.lines(&[line]);
     }
 
-    /// Writes one line, then runs `then` before any other writer may write.
-    pub fn line_then(&self, line: &str, then: impl FnOnce()) {
+    /// Writes the lines that end a search and sets `done`, unless `done` is already set;
+    /// both under the lock, so a search's end is announced exactly once.
+    pub fn final_lines<S: AsRef<str>>(&self, lines: &[S], done: &AtomicBool) -> bool {
         let mut w = self.0.lock().unwrap_or_else(|e| e.into_inner());
-        let _ = writeln!(w, "{line}");
+        if done.load(Ordering::SeqCst) {
+            return false;
+        }
+        for l in lines {
+            let _ = writeln!(w, "{}", l.as_ref());
+        }
         let _ = w.flush();
-        then();
+        done.store(true, Ordering::SeqCst);
+        true
     }
 
     /// Waits until no other writer is in the middle of a write.
