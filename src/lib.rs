@@ -8,5 +8,6 @@ pub mod cli;
 pub mod eval;
 pub mod matches;
 pub mod perft;
+pub mod protocol;
 pub mod rules;
 pub mod search;
