@@ -100,3 +100,5 @@ pub fn insufficient_material(pos: &Position) -> bool {
     })
 }
 
+#[cfg(test)]
+mod tests;

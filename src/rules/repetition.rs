@@ -26,6 +26,11 @@ impl MoveClass {
     /// A move that neither checks nor chases.
     pub const IDLE: MoveClass = MoveClass { check: false, chased: 0 };
 
+    /// A non-checking move that chases the enemy pieces in `mask` (over the enemy's slots).
+    pub(crate) const fn chase_mask(mask: u16) -> MoveClass {
+        MoveClass { check: false, chased: mask }
+    }
+
     /// Whether the move checks.
     pub fn is_check(self) -> bool {
         self.check
@@ -104,7 +109,8 @@ fn attack_chases(real: &Position, ours: &Position, asq: Square, xsq: Square) -> 
     let (ak, xk) = (a.kind(), x.kind());
     use PieceKind::*;
     // The value clause: these count even against a protected piece.
-    if (matches!(ak, Horse | Cannon) && xk == Rook) || (matches!(ak, Advisor | Elephant) && matches!(xk, Rook | Horse | Cannon))
+    if (matches!(ak, Horse | Cannon) && xk == Rook)
+        || (matches!(ak, Advisor | Elephant) && matches!(xk, Rook | Horse | Cannon))
     {
         return true;
     }
@@ -215,9 +221,10 @@ pub(crate) fn judge_cycle(t: &[SideTally; 2]) -> CycleOutcome {
         (true, true) => Some(None),
         _ => None,
     };
-    for (rule, test) in
-        [(Rule::PerpetualCheck, SideTally::perpetual_check as fn(&SideTally) -> bool), (Rule::PerpetualChase, SideTally::perpetual_chase)]
-    {
+    for (rule, test) in [
+        (Rule::PerpetualCheck, SideTally::perpetual_check as fn(&SideTally) -> bool),
+        (Rule::PerpetualChase, SideTally::perpetual_chase),
+    ] {
         match one_sided(test) {
             Some(Some(loser)) => return CycleOutcome { rule, loser: Some(loser), draw_kind: rule },
             Some(None) => return CycleOutcome { rule: Rule::Repetition, loser: None, draw_kind: rule },

@@ -66,7 +66,13 @@ impl Verdict {
     /// The side that played an illegal move loses.
     pub fn illegal(m: &IllegalMove) -> Verdict {
         let reason = format!("{} loses: illegal move {} at ply {}", m.side.name(), m.mv, m.ply);
-        Verdict { result: GameResult::loss_for(m.side), rule: Rule::IllegalMove, loser: Some(m.side), cycle: None, reason }
+        Verdict {
+            result: GameResult::loss_for(m.side),
+            rule: Rule::IllegalMove,
+            loser: Some(m.side),
+            cycle: None,
+            reason,
+        }
     }
 }
 
