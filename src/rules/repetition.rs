@@ -27,6 +27,7 @@ impl MoveClass {
     pub const IDLE: MoveClass = MoveClass { check: false, chased: 0 };
 
     /// A non-checking move that chases the enemy pieces in `mask` (over the enemy's slots).
+    #[cfg(test)]
     pub(crate) const fn chase_mask(mask: u16) -> MoveClass {
         MoveClass { check: false, chased: mask }
     }
