@@ -173,5 +173,8 @@ mod tests {
         assert_eq!(v.result, GameResult::BlackWins);
         assert_eq!(format!("{} {{{}}}", v.result, v.reason), "0-1 {Red loses: perpetual check, plies 41-48}");
         assert_eq!(Verdict::draw(Rule::InsufficientMaterial).reason, "Draw: insufficient material");
+        let mutual = Verdict::repetition_draw(Rule::PerpetualCheck, (5, 12));
+        assert_eq!((mutual.result, mutual.rule, mutual.loser), (GameResult::Draw, Rule::Repetition, None));
+        assert_eq!(mutual.reason, "Draw: repetition (both sides check perpetually), plies 5-12");
     }
 }
