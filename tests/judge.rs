@@ -52,6 +52,12 @@ fn every_rule_from_the_command_line() {
             "c6b6 b7c7 b6c6 c7b7 c6b6 b7c7 b6c6 c7b7",
             "1/2-1/2 {Draw: repetition, plies 1-8}",
         ),
+        // nor does the king's, hunting a crossed pawn
+        (
+            "5k3/9/9/9/9/9/9/9/3K5/4p4 w - - 0 1",
+            "d1e1 e0d0 e1d1 d0e0 d1e1 e0d0 e1d1 d0e0",
+            "1/2-1/2 {Draw: repetition, plies 1-8}",
+        ),
         // same-type mutual attack
         (
             "4k4/2r6/9/9/9/9/3R5/9/9/5K3 w - - 0 1",

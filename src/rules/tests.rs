@@ -112,6 +112,9 @@ fn pawn_and_king_attacks_never_chase() {
     let fen = "4k4/9/9/9/9/9/9/4n4/R8/4K4 w - - 0 1";
     assert!(class(fen, "e0e1").is_idle());
     assert!(class(fen, "a1a2").is_chase());
+    // The king hunting a crossed, unprotected pawn along the back rank: a draw.
+    let v = verdict("5k3/9/9/9/9/9/9/9/3K5/4p4 w - - 0 1", "d1e1 e0d0 e1d1 d0e0 d1e1 e0d0 e1d1 d0e0");
+    assert_eq!((v.result, v.rule), (GameResult::Draw, Rule::Repetition));
 }
 
 #[test]
