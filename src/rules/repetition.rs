@@ -3,9 +3,10 @@
 //! search; nothing here allocates.
 
 use super::{LoopVerdict, Rule};
+use crate::board::tables::own_half;
 use crate::board::{Color, Move, MoveList, PieceKind, Position, Square};
 
-/// Per-side slot index ranges (within a colour's 16 slots), as laid out by the board.
+// Slots within a colour's 16, as the board lays them out: the king is slot 0.
 const KING_SLOT: usize = 0;
 /// Slots 1..11 are advisors, elephants, horses, rooks and cannons: the pieces that can chase.
 const CHASER_SLOTS: std::ops::Range<usize> = 1..11;
@@ -83,10 +84,6 @@ fn attack_table(pos: &Position) -> [u16; 16] {
         }
     }
     table
-}
-
-fn own_half(sq: Square, color: Color) -> bool {
-    crate::board::tables::own_half(sq, color)
 }
 
 /// Whether the side to move has a legal capture onto `sq`.
@@ -262,5 +259,21 @@ pub fn loop_verdict(after: &Position, moves: &[Move]) -> LoopVerdict {
     match judge_cycle(&tally).loser {
         Some(c) => LoopVerdict::Loses(c),
         None => LoopVerdict::Draw,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn slot_ranges_match_the_board_layout() {
+        let pos = Position::startpos();
+        for color in [Color::Red, Color::Black] {
+            let kind = |slot| pos.piece_at(slot_square(&pos, color, slot).unwrap()).unwrap().kind();
+            assert_eq!(kind(KING_SLOT), PieceKind::King);
+            assert!(CHASER_SLOTS.all(|s| !matches!(kind(s), PieceKind::King | PieceKind::Pawn)));
+            assert!((FIRST_PAWN_SLOT..16).all(|s| kind(s) == PieceKind::Pawn));
+        }
     }
 }
