@@ -272,7 +272,7 @@ mod tests {
         for color in [Color::Red, Color::Black] {
             let kind = |slot| pos.piece_at(slot_square(&pos, color, slot).unwrap()).unwrap().kind();
             assert_eq!(kind(KING_SLOT), PieceKind::King);
-            assert!(CHASER_SLOTS.all(|s| !matches!(kind(s), PieceKind::King | PieceKind::Pawn)));
+            assert!(CHASER_SLOTS.clone().all(|s| !matches!(kind(s), PieceKind::King | PieceKind::Pawn)));
             assert!((FIRST_PAWN_SLOT..16).all(|s| kind(s) == PieceKind::Pawn));
         }
     }
