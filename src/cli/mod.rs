@@ -16,6 +16,7 @@ pub const USAGE: &str = "usage: chuhe                      start the protocol lo
 /// Runs the subcommand named by `args[0]` (none: the protocol loop).
 pub fn run(args: &[String]) -> ExitCode {
     let Some(cmd) = args.first() else {
+        crate::protocol::run_stdio();
         return ExitCode::SUCCESS;
     };
     let rest = &args[1..];
