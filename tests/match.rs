@@ -156,8 +156,13 @@ fn a_threefold_repetition_is_judged_by_the_rules() {
     std::fs::remove_file(&pgn).unwrap();
     let line = scripted_game("startpos", SHUFFLE, &format!("-pgnout {}", pgn.display()));
     assert!(line.starts_with("Finished game 1 (A vs B): 1/2-1/2 {"), "{line}");
+    assert!(line.contains("repetition"), "{line}");
     let pgn = std::fs::read_to_string(&pgn).unwrap();
     assert!(pgn.contains("[PlyCount \"8\"]"), "{pgn}");
+    // Red checks on every move of the cycle: Red loses.
+    let checks = "a1a9 e9e8 a9a8 e8e9 a8a9 e9e8 a9a8 e8e9 a8a9 e9e8 a9a8";
+    let line = scripted_game("4k4/9/9/9/9/9/9/9/R8/5K3 w - - 0 1", checks, "");
+    assert!(line.starts_with("Finished game 1 (A vs B): 0-1 {Red loses: perpetual check"), "{line}");
 }
 
 #[test]
