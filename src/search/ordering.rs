@@ -1,0 +1,193 @@
+//! Move ordering: the TT move first, then captures by MVV-LVA (most valuable victim, least
+//! valuable attacker), killers, the countermove, and quiet moves by history.
+
+use crate::board::{Move, MoveList, PieceKind, Position, MAX_MOVES};
+
+/// Capture-ordering value of each kind (king, advisor, elephant, horse, rook, cannon, pawn).
+const ORDER_VALUE: [i32; 7] = [50, 2, 2, 4, 9, 5, 1];
+
+const TT_MOVE: i32 = 1 << 30;
+const CAPTURE: i32 = 1 << 28;
+const KILLER_1: i32 = 1 << 27;
+const KILLER_2: i32 = KILLER_1 - 1;
+const COUNTER: i32 = KILLER_1 - 2;
+/// History scores are kept within ±HISTORY_MAX so quiets stay below the counter move.
+pub const HISTORY_MAX: i32 = 1 << 14;
+
+/// Quiet-move statistics of one search thread.
+pub struct Heuristics {
+    /// Two killer moves per ply.
+    pub killers: Vec<[Move; 2]>,
+    /// history[piece code][to square].
+    pub history: Vec<[i32; 256]>,
+    /// counter[piece code][to square] of the previous move: the reply that refuted it.
+    pub counter: Vec<[Move; 256]>,
+}
+
+impl Heuristics {
+    /// Empty tables for `max_ply` plies.
+    pub fn new(max_ply: usize) -> Heuristics {
+        Heuristics { killers: vec![[Move::NULL; 2]; max_ply + 2], history: vec![[0; 256]; 16], counter: vec![[Move::NULL; 256]; 16] }
+    }
+
+    /// Records that quiet `m` (moving piece `piece`) caused a cutoff at `ply`.
+    pub fn reward(&mut self, ply: usize, piece: usize, m: Move, bonus: i32, prev: Option<(usize, Move)>) {
+        let k = &mut self.killers[ply];
+        if k[0] != m {
+            k[1] = k[0];
+            k[0] = m;
+        }
+        Self::adjust(&mut self.history[piece][m.to().index()], bonus);
+        if let Some((pp, pm)) = prev {
+            self.counter[pp][pm.to().index()] = m;
+        }
+    }
+
+    /// Lowers the history of a quiet move that was tried and did not cut.
+    pub fn punish(&mut self, piece: usize, m: Move, malus: i32) {
+        Self::adjust(&mut self.history[piece][m.to().index()], -malus);
+    }
+
+    /// Gravity update: moves towards ±HISTORY_MAX, never past it.
+    fn adjust(h: &mut i32, delta: i32) {
+        let delta = delta.clamp(-HISTORY_MAX, HISTORY_MAX);
+        *h += delta - *h * delta.abs() / HISTORY_MAX;
+    }
+}
+
+/// Piece code (0..16) of the piece on `m`'s origin.
+#[inline]
+pub fn moving_piece(pos: &Position, m: Move) -> usize {
+    pos.piece_at(m.from()).map_or(0, |p| p.index())
+}
+
+/// MVV-LVA key of a capture.
+#[inline]
+pub fn mvv_lva(pos: &Position, m: Move) -> i32 {
+    let victim = pos.piece_at(m.to()).map_or(0, |p| ORDER_VALUE[p.kind().index()]);
+    let attacker = pos.piece_at(m.from()).map_or(0, |p| ORDER_VALUE[p.kind().index()]);
+    victim * 64 - attacker
+}
+
+/// Material value (centipawns) of what `m` captures, for delta pruning.
+#[inline]
+pub fn captured_value(pos: &Position, m: Move) -> i32 {
+    pos.piece_at(m.to()).map_or(0, |p| match p.kind() {
+        PieceKind::King => 10_000,
+        k => crate::eval::PIECE_VALUE[k.index()],
+    })
+}
+
+/// A list of moves with ordering scores, handed out best first.
+pub struct MovePicker {
+    moves: MoveList,
+    scores: [i32; MAX_MOVES],
+    next: usize,
+}
+
+impl MovePicker {
+    /// Scores `moves` for a full-width node.
+    pub fn new(
+        pos: &Position,
+        moves: MoveList,
+        tt_move: Move,
+        heur: &Heuristics,
+        ply: usize,
+        prev: Option<(usize, Move)>,
+    ) -> MovePicker {
+        let mut scores = [0; MAX_MOVES];
+        let killers = heur.killers[ply];
+        let counter = prev.map_or(Move::NULL, |(pp, pm)| heur.counter[pp][pm.to().index()]);
+        for (i, &m) in moves.iter().enumerate() {
+            scores[i] = if m == tt_move {
+                TT_MOVE
+            } else if pos.is_capture(m) {
+                CAPTURE + mvv_lva(pos, m)
+            } else if m == killers[0] {
+                KILLER_1
+            } else if m == killers[1] {
+                KILLER_2
+            } else if m == counter {
+                COUNTER
+            } else {
+                heur.history[moving_piece(pos, m)][m.to().index()]
+            };
+        }
+        MovePicker { moves, scores, next: 0 }
+    }
+
+    /// Scores captures (or evasions) for quiescence: TT move, then MVV-LVA.
+    pub fn captures(pos: &Position, moves: MoveList, tt_move: Move) -> MovePicker {
+        let mut scores = [0; MAX_MOVES];
+        for (i, &m) in moves.iter().enumerate() {
+            scores[i] = if m == tt_move {
+                TT_MOVE
+            } else if pos.is_capture(m) {
+                CAPTURE + mvv_lva(pos, m)
+            } else {
+                0
+            };
+        }
+        MovePicker { moves, scores, next: 0 }
+    }
+
+    /// The best remaining move and its ordering score.
+    #[inline]
+    pub fn next(&mut self) -> Option<(Move, i32)> {
+        let n = self.moves.len();
+        if self.next >= n {
+            return None;
+        }
+        let mut best = self.next;
+        for i in self.next + 1..n {
+            if self.scores[i] > self.scores[best] {
+                best = i;
+            }
+        }
+        self.moves.swap(self.next, best);
+        self.scores.swap(self.next, best);
+        let r = (self.moves[self.next], self.scores[self.next]);
+        self.next += 1;
+        Some(r)
+    }
+}
+
+/// Whether an ordering score is a killer or the counter move.
+pub fn is_refutation(score: i32) -> bool {
+    (COUNTER..=KILLER_1).contains(&score)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn picker_orders_tt_move_then_captures_by_mvv_lva() {
+        // Red rook on e4 can take a rook on e8 or a pawn on a4; cannon b2 can take b9 horse.
+        let pos = Position::from_fen("1nbakab2/4r4/9/9/p3R4/9/9/1C7/9/3AK4 w - - 0 1").unwrap();
+        let moves = pos.legal_moves();
+        let quiet = moves.iter().copied().find(|&m| !pos.is_capture(m)).unwrap();
+        let heur = Heuristics::new(8);
+        let mut p = MovePicker::new(&pos, moves.clone(), quiet, &heur, 0, None);
+        assert_eq!(p.next().unwrap().0, quiet);
+        assert_eq!(p.next().unwrap().0, Move::parse("e5e8").unwrap_or(Move::parse("e4e8").unwrap()));
+        let third = p.next().unwrap().0;
+        assert!(pos.is_capture(third));
+        let mut seen = 3;
+        while p.next().is_some() {
+            seen += 1;
+        }
+        assert_eq!(seen, moves.len());
+    }
+
+    #[test]
+    fn history_stays_bounded() {
+        let mut h = Heuristics::new(4);
+        let m = Move::parse("h2e2").unwrap();
+        for _ in 0..1000 {
+            h.reward(1, 5, m, 4000, None);
+        }
+        assert!(h.history[5][m.to().index()] <= HISTORY_MAX);
+        assert_eq!(h.killers[1][0], m);
+    }
+}
