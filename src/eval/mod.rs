@@ -64,7 +64,11 @@ mod tests {
             .unwrap()
             .split('/')
             .rev()
-            .map(|r| r.chars().map(|c| if c.is_ascii_uppercase() { c.to_ascii_lowercase() } else { c.to_ascii_uppercase() }).collect())
+            .map(|r| {
+                r.chars()
+                    .map(|c| if c.is_ascii_uppercase() { c.to_ascii_lowercase() } else { c.to_ascii_uppercase() })
+                    .collect()
+            })
             .collect();
         let side = if parts.next() == Some("w") { "b" } else { "w" };
         format!("{} {side} - - 0 1", board.join("/"))
@@ -89,7 +93,7 @@ mod tests {
     #[test]
     fn breakdown_sums_to_evaluate_and_material_counts() {
         // Red has an extra rook.
-        let pos = Position::from_fen("3akab2/9/4b4/9/9/9/9/9/R8/3AKAB2 w - - 0 1").unwrap();
+        let pos = Position::from_fen("3akab2/9/4b4/9/9/9/9/9/R8/2BAKAB2 w - - 0 1").unwrap();
         let terms = breakdown(&pos);
         let sum: i32 = terms.iter().map(|t| t.red_minus_black).sum();
         assert_eq!(sum, evaluate(&pos));
@@ -104,13 +108,13 @@ mod tests {
         let home = Position::from_fen("3k5/9/9/9/9/9/4P4/9/9/4K4 w - - 0 1").unwrap();
         let deep = Position::from_fen("3k5/9/4P4/9/9/9/9/9/9/4K4 w - - 0 1").unwrap();
         assert!(evaluate(&deep) > evaluate(&home) + 40);
-        // A central cannon with a screen in front of the enemy king scores.
-        let aimed = Position::from_fen("4k4/9/9/9/4p4/9/9/4C4/9/3K5 w - - 0 1").unwrap();
+        // A central cannon aimed at the king through two pieces scores.
+        let aimed = Position::from_fen("4k4/4a4/9/9/4p4/9/9/4C4/9/3K5 w - - 0 1").unwrap();
         let term = breakdown(&aimed).into_iter().find(|t| t.name == "cannon_aimed_at_king").unwrap();
         assert!(term.red_minus_black > 0);
         // King safety: the same attack hurts more when the defender lost its advisors.
-        let guarded = Position::from_fen("3akab2/9/4b4/4R4/9/9/9/9/9/4K4 w - - 0 1").unwrap();
-        let bare = Position::from_fen("4k4/9/9/4R4/9/9/9/9/9/4K4 w - - 0 1").unwrap();
+        let guarded = Position::from_fen("3akab2/9/4b4/3R5/9/9/9/9/9/5K3 w - - 0 1").unwrap();
+        let bare = Position::from_fen("4k4/9/9/3R5/9/9/9/9/9/5K3 w - - 0 1").unwrap();
         let ks = |p: &Position| breakdown(p).into_iter().find(|t| t.name == "king_safety").unwrap().red_minus_black;
         assert!(ks(&bare) > ks(&guarded) && ks(&guarded) > 0);
     }

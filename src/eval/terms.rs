@@ -57,10 +57,10 @@ const HORSE_MOBILITY: (i32, i32) = (6, 8);
 const HORSE_MOBILITY_BASE: i32 = 3;
 const HORSE_BLOCKED_LEG: (i32, i32) = (-5, -3);
 
-/// A cannon on the enemy king's file or rank by the number of pieces between them:
-/// none (an "empty" cannon pinning the king's file), one (a screen: a discovered check
-/// is threatened), two.
-const CANNON_AIMED: [(i32, i32); 3] = [(45, 20), (30, 12), (8, 2)];
+/// A cannon on the enemy king's file or rank, by the number of pieces between them: none
+/// (an "empty" cannon: the king's file is frozen), one (that is check already: scored by
+/// search, not here), two (moving a screen away gives a discovered check).
+const CANNON_AIMED: [(i32, i32); 3] = [(45, 20), (0, 0), (20, 6)];
 
 /// King-safety attack units of each attacker near the enemy palace.
 const ROOK_ATTACK_UNITS: i32 = 3;
@@ -105,12 +105,12 @@ pub(crate) fn compute(pos: &Position) -> Scores {
     let cells = &pos.cells;
     // Files holding pawns, per side, as bit masks.
     let mut pawn_files = [0u16; 2];
-    for c in 0..2 {
+    for (c, files) in pawn_files.iter_mut().enumerate() {
         let base = 16 + 16 * c;
         for slot in 11..16 {
             let sq = pos.slot_sq[base + slot];
             if sq != 0 {
-                pawn_files[c] |= 1 << Square(sq).file();
+                *files |= 1 << Square(sq).file();
             }
         }
     }
@@ -220,16 +220,14 @@ pub(crate) fn compute(pos: &Position) -> Scores {
                         attack_units[1 - c] += CANNON_ATTACK_UNITS;
                     }
                 }
-                6 => {
-                    if rr >= 5 {
-                        let central = (3..=5).contains(&file) && (6..=8).contains(&rr);
-                        s.add(PAWN_T, sign, (PAWN_RANK_MG[rr], PAWN_RANK_EG[rr]));
-                        if central {
-                            s.add(PAWN_T, sign, PAWN_CENTRAL);
-                        }
-                        if near_palace_file && (6..=8).contains(&rr) {
-                            attack_units[1 - c] += PAWN_ATTACK_UNITS;
-                        }
+                6 if rr >= 5 => {
+                    let central = (3..=5).contains(&file) && (6..=8).contains(&rr);
+                    s.add(PAWN_T, sign, (PAWN_RANK_MG[rr], PAWN_RANK_EG[rr]));
+                    if central {
+                        s.add(PAWN_T, sign, PAWN_CENTRAL);
+                    }
+                    if near_palace_file && (6..=8).contains(&rr) {
+                        attack_units[1 - c] += PAWN_ATTACK_UNITS;
                     }
                 }
                 _ => {}

@@ -46,7 +46,12 @@ pub(crate) struct Shared<'a> {
     pub multipv: usize,
     pub features: Features,
     pub start: Instant,
+    /// How a repetition loop is judged (the rules' `loop_verdict`; replaceable in tests).
+    pub loop_verdict: LoopJudge,
 }
+
+/// A repetition judge: the position after the loop and the loop's moves.
+pub(crate) type LoopJudge = fn(&Position, &[Move]) -> crate::rules::LoopVerdict;
 
 impl Shared<'_> {
     /// Nodes searched by all threads so far.
@@ -277,7 +282,7 @@ impl<'a> Worker<'a> {
                     }
                 }
                 // Keep the lines found so far in MultiPV order.
-                self.root_moves[..=pv_idx].sort_by(|a, b| b.score.cmp(&a.score));
+                self.root_moves[..=pv_idx].sort_by_key(|rm| std::cmp::Reverse(rm.score));
                 if self.stopped {
                     break;
                 }
@@ -321,7 +326,7 @@ impl<'a> Worker<'a> {
 
     /// Stable sort of the root moves from `from` on, best score first (previous score breaks ties).
     fn sort_root(&mut self, from: usize) {
-        self.root_moves[from..].sort_by(|a, b| (b.score, b.prev_score).cmp(&(a.score, a.prev_score)));
+        self.root_moves[from..].sort_by_key(|rm| std::cmp::Reverse((rm.score, rm.prev_score)));
     }
 
     /// Searches the root moves from `pv_idx` on with window (alpha, beta).
@@ -346,7 +351,8 @@ impl<'a> Worker<'a> {
                 score = -self.pvs(new_depth, -beta, -alpha, 1);
             } else {
                 let late = i - self.pv_idx;
-                let r = if self.shared.features.lmr && depth >= 3 && late >= 3 && !capture && !gives_check && !in_check {
+                let r = if self.shared.features.lmr && depth >= 3 && late >= 3 && !capture && !gives_check && !in_check
+                {
                     (self.lmr[depth.min(63) as usize][late.min(63)] - 1).clamp(0, new_depth - 1)
                 } else {
                     0
@@ -457,6 +463,7 @@ pub(crate) fn run_search(
     threads: usize,
     multipv: usize,
     features: Features,
+    loop_verdict: LoopJudge,
     report: &mut dyn FnMut(Report),
 ) -> SearchResult {
     let t0 = Instant::now();
@@ -485,6 +492,7 @@ pub(crate) fn run_search(
         multipv,
         features,
         start: t0,
+        loop_verdict,
     };
     let mut main = Worker::new(&shared, 0, start, moves, &root);
     if root.is_empty() {

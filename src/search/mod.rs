@@ -12,6 +12,9 @@ mod qsearch;
 mod time;
 mod tt;
 
+#[cfg(test)]
+mod tests;
+
 pub use driver::{Features, MAX_DEPTH};
 pub use time::TimeManager;
 pub use tt::TranspositionTable;
@@ -170,6 +173,7 @@ pub struct Engine {
     threads: usize,
     multipv: usize,
     features: Features,
+    loop_verdict: driver::LoopJudge,
     stop: Arc<AtomicBool>,
     ponderhit: Arc<AtomicBool>,
     handle: Option<JoinHandle<SearchResult>>,
@@ -191,6 +195,7 @@ impl Engine {
             threads: 1,
             multipv: 1,
             features: Features::default(),
+            loop_verdict: crate::rules::loop_verdict,
             stop: Arc::new(AtomicBool::new(false)),
             ponderhit: Arc::new(AtomicBool::new(false)),
             handle: None,
@@ -235,6 +240,12 @@ impl Engine {
         self.features = features;
     }
 
+    /// Replaces the repetition judge (tests check the search against a known verdict).
+    #[cfg(test)]
+    pub(crate) fn set_loop_verdict(&mut self, judge: driver::LoopJudge) {
+        self.loop_verdict = judge;
+    }
+
     /// Forgets everything learned (new game).
     pub fn clear(&mut self) {
         self.wait();
@@ -266,8 +277,9 @@ impl Engine {
         let start = start.clone();
         let moves = moves.to_vec();
         let root_moves = root_moves.to_vec();
-        let (tt, stop, ponderhit, last) = (self.tt.clone(), self.stop.clone(), self.ponderhit.clone(), self.last.clone());
-        let (threads, multipv, features) = (self.threads, self.multipv, self.features);
+        let (tt, stop, ponderhit, last) =
+            (self.tt.clone(), self.stop.clone(), self.ponderhit.clone(), self.last.clone());
+        let (threads, multipv, features, judge) = (self.threads, self.multipv, self.features, self.loop_verdict);
         self.handle = Some(std::thread::spawn(move || {
             let ponder = limits.ponder;
             let infinite = limits.infinite;
@@ -282,6 +294,7 @@ impl Engine {
                 threads,
                 multipv,
                 features,
+                judge,
                 &mut report,
             );
             // A ponder search waits for ponderhit or stop, an infinite one for stop.
@@ -348,6 +361,7 @@ impl Engine {
             self.threads,
             self.multipv,
             self.features,
+            self.loop_verdict,
             &mut |r| reports.push(r),
         );
         (result, reports)

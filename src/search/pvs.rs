@@ -7,7 +7,7 @@ use super::ordering::{is_refutation, moving_piece, MovePicker};
 use super::{Bound, INF, MATE, MAX_PLY, RULE_WIN};
 use crate::board::{Move, MoveList, PieceKind};
 use crate::eval::evaluate;
-use crate::rules::{insufficient_material, loop_verdict, LoopVerdict};
+use crate::rules::{insufficient_material, LoopVerdict};
 use arrayvec::ArrayVec;
 
 /// Plies without capture after which the game is drawn (60 moves).
@@ -60,7 +60,7 @@ impl Worker<'_> {
     /// The score of a repetition loop that started at `keys[from]`: a draw, or a rule win or
     /// loss (`±RULE_WIN`, below mate scores) for the side that perpetually checks or chases.
     fn loop_score(&self, from: usize) -> i32 {
-        match loop_verdict(&self.pos, &self.moves[from..]) {
+        match (self.shared.loop_verdict)(&self.pos, &self.moves[from..]) {
             LoopVerdict::Draw => 0,
             LoopVerdict::Loses(side) if side == self.pos.side_to_move() => -RULE_WIN,
             LoopVerdict::Loses(_) => RULE_WIN,

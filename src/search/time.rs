@@ -14,6 +14,8 @@ pub struct TimeManager {
     pub soft_ms: Option<u64>,
     /// Never search past this.
     pub hard_ms: Option<u64>,
+    /// A fixed move time: use all of it.
+    pub exact: bool,
 }
 
 /// Moves to plan for when the clock has no `movestogo`.
@@ -23,7 +25,7 @@ impl TimeManager {
     /// Limits for `limits`, starting now.
     pub fn new(limits: &Limits) -> TimeManager {
         let (soft_ms, hard_ms) = Self::budget(limits);
-        TimeManager { start: Instant::now(), soft_ms, hard_ms }
+        TimeManager { start: Instant::now(), soft_ms, hard_ms, exact: limits.movetime_ms.is_some() }
     }
 
     fn budget(limits: &Limits) -> (Option<u64>, Option<u64>) {
@@ -59,6 +61,9 @@ impl TimeManager {
     /// Whether to stop after an iteration, given a stretch factor (1.0 for a quiet position,
     /// more when the best move changes or the score drops).
     pub fn soft_passed(&self, stretch: f64) -> bool {
+        if self.exact {
+            return false;
+        }
         match (self.soft_ms, self.hard_ms) {
             (Some(s), Some(h)) => {
                 let target = ((s as f64 * stretch) as u64).min(h);
