@@ -25,11 +25,20 @@ pub struct Features {
     pub futility: bool,
     /// Late-move pruning (skip late quiet moves near the leaves).
     pub late_move_pruning: bool,
+    /// Quiescence skips captures that likely lose material (defended, cheaper victim).
+    pub losing_capture_pruning: bool,
 }
 
 impl Default for Features {
     fn default() -> Self {
-        Features { null_move: true, lmr: true, reverse_futility: true, futility: true, late_move_pruning: true }
+        Features {
+            null_move: true,
+            lmr: true,
+            reverse_futility: true,
+            futility: true,
+            late_move_pruning: true,
+            losing_capture_pruning: true,
+        }
     }
 }
 

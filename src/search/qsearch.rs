@@ -2,7 +2,7 @@
 //! every evasion (so mates at the horizon are seen).
 
 use super::driver::Worker;
-use super::ordering::{captured_value, MovePicker};
+use super::ordering::{captured_value, losing_capture, MovePicker};
 use super::{Bound, INF, MATE, MAX_PLY};
 use crate::board::{Move, MoveList};
 use crate::eval::evaluate;
@@ -64,7 +64,9 @@ impl Worker<'_> {
         let mut picker = MovePicker::captures(&self.pos, list, tt_move);
         let mut best_move = Move::NULL;
         while let Some((m, _)) = picker.next() {
-            if !in_check && stand_pat + captured_value(&self.pos, m) + DELTA_MARGIN <= alpha {
+            if !in_check
+                && (stand_pat + captured_value(&self.pos, m) + DELTA_MARGIN <= alpha || losing_capture(&self.pos, m))
+            {
                 continue;
             }
             let u = self.push_move(m);
