@@ -169,23 +169,41 @@ impl Worker<'_> {
             depth -= 1;
         }
 
-        let mut list = MoveList::new();
-        self.pos.generate_legal(&mut list);
-        if list.is_empty() {
-            // Checkmate or stalemate: both lose.
-            return -MATE + ply as i32;
-        }
         let prev = {
             let f = self.stack[ply - 1];
             (!f.mv.is_null()).then_some((f.piece, f.mv))
         };
-        let mut picker = MovePicker::new(&self.pos, list, tt_move, &self.heur, ply, prev);
+        // The table's move is tried before any generation: it often cuts at once.
+        let mut tt_move_first = !tt_move.is_null() && self.pos.is_legal(tt_move);
+        let mut picker: Option<MovePicker> = None;
         let mut best = -INF;
         let mut best_move = Move::NULL;
         let mut move_count = 0usize;
         let mut quiets: ArrayVec<(usize, Move), 64> = ArrayVec::new();
 
-        while let Some((m, order)) = picker.next() {
+        loop {
+            let (m, order) = if tt_move_first {
+                tt_move_first = false;
+                (tt_move, i32::MAX)
+            } else {
+                let picker = match &mut picker {
+                    Some(p) => p,
+                    None => {
+                        let mut list = MoveList::new();
+                        self.pos.generate_legal(&mut list);
+                        if list.is_empty() {
+                            // Checkmate or stalemate: both lose.
+                            return -MATE + ply as i32;
+                        }
+                        picker.insert(MovePicker::new(&self.pos, list, tt_move, &self.heur, ply, prev))
+                    }
+                };
+                match picker.next() {
+                    Some((m, _)) if m == tt_move && move_count > 0 => continue,
+                    Some(next) => next,
+                    None => break,
+                }
+            };
             move_count += 1;
             let capture = self.pos.is_capture(m);
             let piece = moving_piece(&self.pos, m);
