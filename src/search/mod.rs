@@ -206,7 +206,7 @@ impl Engine {
     /// Resizes the table to exactly `mb` megabytes (call while idle; clears it).
     pub fn set_hash_mb(&mut self, mb: usize) {
         let mb = mb.max(1);
-        self.wait();
+        self.stop_and_wait();
         if mb != self.hash_mb {
             self.hash_mb = mb;
             // Free the old table before allocating the new one.
@@ -248,7 +248,7 @@ impl Engine {
 
     /// Forgets everything learned (new game).
     pub fn clear(&mut self) {
-        self.wait();
+        self.stop_and_wait();
         self.tt.clear();
         *self.last.lock().unwrap_or_else(|e| e.into_inner()) = None;
     }
@@ -271,7 +271,8 @@ impl Engine {
         root_moves: &[Move],
         mut report: impl FnMut(Report) + Send + 'static,
     ) {
-        self.wait();
+        // A search still running (even an infinite one) is stopped first, never waited on.
+        self.stop_and_wait();
         self.stop.store(false, Ordering::SeqCst);
         self.ponderhit.store(false, Ordering::SeqCst);
         let start = start.clone();
@@ -317,6 +318,14 @@ impl Engine {
         self.ponderhit.store(true, Ordering::SeqCst);
     }
 
+    /// Stops the running search, if any, and waits for its `Done`.
+    fn stop_and_wait(&mut self) {
+        if self.handle.is_some() {
+            self.stop();
+            self.wait();
+        }
+    }
+
     /// Waits for the running search (if any) and returns its result.
     pub fn wait(&mut self) -> Option<SearchResult> {
         self.handle.take().and_then(|h| h.join().ok())
@@ -346,7 +355,7 @@ impl Engine {
         limits: Limits,
         root_moves: &[Move],
     ) -> (SearchResult, Vec<Report>) {
-        self.wait();
+        self.stop_and_wait();
         self.stop.store(false, Ordering::SeqCst);
         self.ponderhit.store(false, Ordering::SeqCst);
         let mut reports = Vec::new();

@@ -307,6 +307,29 @@ fn stop_ends_an_infinite_search_within_milliseconds_and_done_is_last() {
 }
 
 #[test]
+fn a_new_search_or_a_new_game_stops_a_running_infinite_search() {
+    let mut engine = Engine::new();
+    let (tx, rx) = mpsc::channel();
+    let tx2 = tx.clone();
+    engine.start(&Position::startpos(), &[], Limits { infinite: true, ..Limits::default() }, &[], move |r| {
+        if let Report::Done(_) = r {
+            let _ = tx.send(1);
+        }
+    });
+    std::thread::sleep(Duration::from_millis(50));
+    engine.start(&Position::startpos(), &[], depth(2), &[], move |r| {
+        if let Report::Done(_) = r {
+            let _ = tx2.send(2);
+        }
+    });
+    engine.wait();
+    assert_eq!(rx.try_iter().collect::<Vec<_>>(), vec![1, 2]);
+    engine.start(&Position::startpos(), &[], Limits { infinite: true, ..Limits::default() }, &[], |_| {});
+    engine.clear();
+    assert!(!engine.is_searching());
+}
+
+#[test]
 fn ponder_waits_for_ponderhit_then_the_clock_applies() {
     let mut engine = Engine::new();
     let (tx, rx) = mpsc::channel();
