@@ -383,3 +383,26 @@ fn two_threads_agree_on_a_mate_and_table_clears() {
     pos.generate_legal(&mut list);
     assert!(list.contains(&engine.search_sync(&pos, &[], depth(3)).best.unwrap()));
 }
+
+#[test]
+fn search_follows_the_rules_own_verdict_on_the_perpetual() {
+    // Whatever `rules::loop_verdict` says about Red's checking loop, the default engine acts
+    // on it: it avoids a forbidden perpetual and takes a drawn one.
+    let (start, moves) = game(PERPETUAL_FEN, &CHECKS_TWICE);
+    let mut after = start.clone();
+    for &m in &moves {
+        after.make_move(m);
+    }
+    let mut end = after.clone();
+    end.make_move(mv("a9a8"));
+    end.make_move(mv("d8d9"));
+    let mut whole = moves.clone();
+    whole.extend([mv("a9a8"), mv("d8d9")]);
+    let verdict = crate::rules::loop_verdict(&end, &whole[..8]);
+    let r = Engine::new().search_sync(&start, &moves, depth(8));
+    match verdict {
+        LoopVerdict::Loses(Color::Red) => assert_ne!(r.best, Some(mv("a9a8")), "{r:?}"),
+        LoopVerdict::Draw => assert_eq!((r.best, r.score), (Some(mv("a9a8")), Score::Cp(0)), "{r:?}"),
+        other => panic!("Black did not check: {other:?}"),
+    }
+}
