@@ -27,6 +27,8 @@ pub struct Features {
     pub late_move_pruning: bool,
     /// Quiescence skips captures that likely lose material (defended, cheaper victim).
     pub losing_capture_pruning: bool,
+    /// A move that gives check is searched one ply deeper.
+    pub check_extension: bool,
 }
 
 impl Default for Features {
@@ -38,6 +40,7 @@ impl Default for Features {
             futility: true,
             late_move_pruning: true,
             losing_capture_pruning: true,
+            check_extension: true,
         }
     }
 }
@@ -353,7 +356,7 @@ impl<'a> Worker<'a> {
             self.stack[0] = Frame { eval: 0, mv: m, piece };
             let u = self.push_move(m);
             let gives_check = self.pos.in_check();
-            let new_depth = depth - 1 + gives_check as i32;
+            let new_depth = depth - 1 + (gives_check && self.shared.features.check_extension) as i32;
             let first = i == self.pv_idx;
             let mut score;
             if first {

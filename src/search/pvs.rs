@@ -220,7 +220,7 @@ impl Worker<'_> {
             let u = self.push_move(m);
             let gives_check = self.pos.in_check();
             // Check extension, bounded so perpetual-check lines cannot run away.
-            let ext = (gives_check && ply < 2 * self.root_depth as usize + 8) as i32;
+            let ext = (features.check_extension && gives_check && ply < 2 * self.root_depth as usize + 8) as i32;
             let new_depth = depth - 1 + ext;
             let mut score;
             if move_count == 1 {
