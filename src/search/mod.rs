@@ -16,8 +16,7 @@ mod tt;
 mod tests;
 
 pub use driver::{Features, MAX_DEPTH};
-pub use time::TimeManager;
-pub use tt::TranspositionTable;
+use tt::TranspositionTable;
 
 use crate::board::{Move, Position};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -215,9 +214,9 @@ impl Engine {
         }
     }
 
-    /// Current table size in MB.
+    /// Current table size in MB (as allocated).
     pub fn hash_mb(&self) -> usize {
-        self.hash_mb
+        self.tt.bytes() >> 20
     }
 
     /// Sets the number of search threads (call while idle).
