@@ -2,6 +2,7 @@
 
 mod args;
 mod bench_cmd;
+mod judge_cmd;
 mod perft_cmd;
 
 pub use args::Args;
@@ -11,17 +12,20 @@ use std::process::ExitCode;
 pub const USAGE: &str = "usage: chuhe                      start the protocol loop (first command: ucci, uci or xboard)
        chuhe perft [--fen FEN] --depth N [--divide]
        chuhe bench [--depth D]
+       chuhe judge [--fen FEN] [--moves \"M1 M2 ...\"] [--json] | judge --file FILE [--json]
        chuhe help";
 
 /// Runs the subcommand named by `args[0]` (none: the protocol loop).
 pub fn run(args: &[String]) -> ExitCode {
     let Some(cmd) = args.first() else {
+        crate::protocol::run_stdio();
         return ExitCode::SUCCESS;
     };
     let rest = &args[1..];
     let result = match cmd.as_str() {
         "perft" => perft_cmd::run(rest),
         "bench" => bench_cmd::run(rest),
+        "judge" => judge_cmd::run(rest),
         "help" | "--help" | "-h" => {
             println!("{USAGE}");
             Ok(())
