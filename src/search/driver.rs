@@ -29,6 +29,8 @@ pub struct Features {
     pub losing_capture_pruning: bool,
     /// A move that gives check is searched one ply deeper.
     pub check_extension: bool,
+    /// Quiescence also tries quiet checking moves at its first ply.
+    pub quiet_checks_in_qsearch: bool,
 }
 
 impl Default for Features {
@@ -41,6 +43,7 @@ impl Default for Features {
             late_move_pruning: true,
             losing_capture_pruning: true,
             check_extension: true,
+            quiet_checks_in_qsearch: false,
         }
     }
 }

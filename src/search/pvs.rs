@@ -90,7 +90,7 @@ impl Worker<'_> {
     pub(crate) fn pvs(&mut self, mut depth: i32, mut alpha: i32, mut beta: i32, ply: usize) -> i32 {
         self.pv_len[ply] = ply;
         if depth <= 0 {
-            return self.qsearch(alpha, beta, ply);
+            return self.qsearch(alpha, beta, ply, self.shared.features.quiet_checks_in_qsearch);
         }
         if self.count_node_and_check_stop() {
             return 0;

@@ -1,5 +1,6 @@
-//! Quiescence search: stand pat, then captures by MVV-LVA with delta pruning; when in check,
-//! every evasion (so mates at the horizon are seen).
+//! Quiescence search: stand pat, then captures by MVV-LVA with delta pruning (and, if
+//! switched on, quiet checks at its first ply); when in check, every evasion (so mates at the
+//! horizon are seen).
 
 use super::driver::Worker;
 use super::ordering::{captured_value, losing_capture, MovePicker};
@@ -11,8 +12,9 @@ use crate::eval::evaluate;
 const DELTA_MARGIN: i32 = 150;
 
 impl Worker<'_> {
-    /// Quiescence search at `ply`; returns a fail-soft score for the side to move.
-    pub(crate) fn qsearch(&mut self, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+    /// Quiescence search at `ply`; returns a fail-soft score for the side to move. `checks`:
+    /// also try quiet moves that give check.
+    pub(crate) fn qsearch(&mut self, mut alpha: i32, beta: i32, ply: usize, checks: bool) -> i32 {
         self.pv_len[ply] = ply;
         if self.count_node_and_check_stop() {
             return 0;
@@ -59,18 +61,30 @@ impl Worker<'_> {
             alpha = alpha.max(stand_pat);
             best = stand_pat;
             self.pos.generate_legal_captures(&mut list);
+            if checks {
+                let mut all = MoveList::new();
+                self.pos.generate_legal(&mut all);
+                for m in all {
+                    if !self.pos.is_capture(m) && self.pos.gives_check(m) && !list.is_full() {
+                        list.push(m);
+                    }
+                }
+            }
         }
         let tt_move = tt.map_or(Move::NULL, |e| e.mv);
         let mut picker = MovePicker::captures(&self.pos, list, tt_move);
         let mut best_move = Move::NULL;
         while let Some((m, _)) = picker.next() {
+            // Hopeless or losing captures are skipped; quiet checks never are.
             if !in_check
-                && (stand_pat + captured_value(&self.pos, m) + DELTA_MARGIN <= alpha || losing_capture(&self.pos, m))
+                && self.pos.is_capture(m)
+                && (stand_pat + captured_value(&self.pos, m) + DELTA_MARGIN <= alpha
+                    || (self.shared.features.losing_capture_pruning && losing_capture(&self.pos, m)))
             {
                 continue;
             }
             let u = self.push_move(m);
-            let score = -self.qsearch(-beta, -alpha, ply + 1);
+            let score = -self.qsearch(-beta, -alpha, ply + 1, false);
             self.pop_move(m, u);
             if self.stopped {
                 return 0;
