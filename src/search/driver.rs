@@ -110,6 +110,8 @@ pub(crate) struct Worker<'a> {
     pub moves: Vec<Move>,
     /// Index in `keys` of the root position.
     pub root_index: usize,
+    /// Whether the position last checked by `rule_score` occurred before (game or path).
+    pub node_repeats: bool,
     pub nodes: u64,
     pub seldepth: usize,
     pub heur: Heuristics,
@@ -153,6 +155,7 @@ impl<'a> Worker<'a> {
             pos,
             keys,
             root_index: moves.len(),
+            node_repeats: false,
             moves: history,
             nodes: 0,
             seldepth: 0,

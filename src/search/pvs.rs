@@ -15,8 +15,10 @@ const MOVE_LIMIT_PLIES: u32 = 120;
 
 impl Worker<'_> {
     /// Score of the current position by the rules alone, if they decide it: a repetition
-    /// (judged by `loop_verdict`), the 60-move rule or insufficient material.
-    pub(crate) fn rule_score(&self, ply: usize) -> Option<i32> {
+    /// (judged by `loop_verdict`), the 60-move rule or insufficient material. Also notes in
+    /// `node_repeats` whether the position occurred before.
+    pub(crate) fn rule_score(&mut self, ply: usize) -> Option<i32> {
+        self.node_repeats = false;
         let pos = &self.pos;
         let halfmove = pos.halfmove_clock();
         if halfmove >= MOVE_LIMIT_PLIES {
@@ -40,10 +42,11 @@ impl Worker<'_> {
             }
             j -= 2;
             if self.keys[j] == key {
+                self.node_repeats = true;
                 if j >= self.root_index {
                     return Some(self.loop_score(j));
                 }
-                // Before the root: a verdict only on the third occurrence in the game.
+                // Before the root: a verdict on the third occurrence in the game.
                 game_hits += 1;
                 earlier_in_game = Some(j);
                 if game_hits >= 2 {
@@ -53,6 +56,22 @@ impl Worker<'_> {
         }
         match (game_hits, earlier_in_game) {
             (2, Some(first)) => Some(self.loop_score(first)),
+            // A second occurrence: the opponent can make it the third. If the loop so far
+            // is one the root side would lose, assume it will (pessimism is safe); a draw or
+            // the opponent's loss waits for the real third occurrence.
+            (1, Some(first)) => {
+                let root_side = if (n - self.root_index) % 2 == 0 {
+                    self.pos.side_to_move()
+                } else {
+                    self.pos.side_to_move().opp()
+                };
+                match (self.shared.loop_verdict)(&self.pos, &self.moves[first..]) {
+                    LoopVerdict::Loses(side) if side == root_side => {
+                        Some(if side == self.pos.side_to_move() { -RULE_WIN } else { RULE_WIN })
+                    }
+                    _ => None,
+                }
+            }
             _ => None,
         }
     }
@@ -119,7 +138,8 @@ impl Worker<'_> {
                 Bound::Lower => e.score >= beta,
                 Bound::Upper => e.score <= alpha,
             };
-            if !pv_node && e.depth >= depth && usable {
+            // Not at a repeated position: its stored score may predate the repetition.
+            if !pv_node && e.depth >= depth && usable && !self.node_repeats {
                 return e.score;
             }
         }
