@@ -60,7 +60,7 @@ impl Worker<'_> {
             // is one the root side would lose, assume it will (pessimism is safe); a draw or
             // the opponent's loss waits for the real third occurrence.
             (1, Some(first)) => {
-                let root_side = if (n - self.root_index) % 2 == 0 {
+                let root_side = if (n - self.root_index).is_multiple_of(2) {
                     self.pos.side_to_move()
                 } else {
                     self.pos.side_to_move().opp()
