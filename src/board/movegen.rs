@@ -166,6 +166,19 @@ impl Position {
         self.pseudo_moves::<false>(list);
     }
 
+    /// Appends every pseudo-legal capture (own king safety not checked) to `list`.
+    pub fn generate_pseudo_captures(&self, list: &mut MoveList) {
+        self.pseudo_moves::<true>(list);
+    }
+
+    /// Whether pseudo-legal `m` of the side to move keeps its king safe; `in_check` must say
+    /// whether the side to move is in check (lets the search test legality lazily, only for
+    /// the moves it actually plays).
+    #[inline]
+    pub fn pseudo_is_legal(&self, m: Move, in_check: bool) -> bool {
+        (!in_check && !self.may_affect_own_king(m, self.king_square(self.side))) || !self.leaves_king_attacked(m)
+    }
+
     /// The legal moves of the side to move.
     pub fn legal_moves(&self) -> MoveList {
         let mut list = MoveList::new();

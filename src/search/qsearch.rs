@@ -60,7 +60,8 @@ impl Worker<'_> {
             }
             alpha = alpha.max(stand_pat);
             best = stand_pat;
-            self.pos.generate_legal_captures(&mut list);
+            // Pseudo-legal: legality is tested only for the captures that survive pruning.
+            self.pos.generate_pseudo_captures(&mut list);
             if checks {
                 let mut all = MoveList::new();
                 self.pos.generate_legal(&mut all);
@@ -81,6 +82,9 @@ impl Worker<'_> {
                 && (stand_pat + captured_value(&self.pos, m) + DELTA_MARGIN <= alpha
                     || (self.shared.features.losing_capture_pruning && losing_capture(&self.pos, m)))
             {
+                continue;
+            }
+            if !in_check && !self.pos.pseudo_is_legal(m, false) {
                 continue;
             }
             let u = self.push_move(m);
