@@ -184,8 +184,8 @@ impl Worker<'_> {
             }
         }
 
-        // No table move in a PV node: a shallower search costs less than a bad order.
-        if pv_node && depth >= 4 && tt_move.is_null() {
+        // No table move (any node type): a shallower search costs less than a bad order.
+        if depth >= 4 && tt_move.is_null() {
             depth -= 1;
         }
 
