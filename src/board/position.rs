@@ -331,6 +331,17 @@ mod tests {
     }
 
     #[test]
+    fn unmake_restores_saturated_move_number() {
+        let fen = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR b - - 65535 65535";
+        let mut pos = Position::from_fen(fen).unwrap();
+        let m = Move::parse("h7e7").unwrap();
+        let undo = pos.make_move(m);
+        assert_eq!((pos.fullmove_number(), pos.halfmove_clock()), (65535, 65535));
+        pos.unmake_move(m, undo);
+        assert_eq!(pos.to_fen(), fen);
+    }
+
+    #[test]
     fn null_move_round_trip() {
         let mut pos = Position::startpos();
         let u = pos.make_null();
