@@ -7,5 +7,6 @@ pub mod board;
 pub mod cli;
 pub mod eval;
 pub mod perft;
+pub mod protocol;
 pub mod rules;
 pub mod search;

@@ -14,6 +14,7 @@ pub const USAGE: &str = "usage: chuhe                      start the protocol lo
 /// Runs the subcommand named by `args[0]` (none: the protocol loop).
 pub fn run(args: &[String]) -> ExitCode {
     let Some(cmd) = args.first() else {
+        crate::protocol::run_stdio();
         return ExitCode::SUCCESS;
     };
     let rest = &args[1..];
@@ -23,7 +24,7 @@ pub fn run(args: &[String]) -> ExitCode {
             println!("{USAGE}");
             Ok(())
         }
-        other => Err(format!("unknown subcommand '{other}'\n{USAGE}")),
+        other => Err(format!("unknown subcommand '{other}' (try 'chuhe help')")),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -1,0 +1,274 @@
+//! Typed commands: what every dialect's parser produces and the session executes, plus the
+//! word-level parsing helpers the dialects share (numbers, times, positions, moves).
+
+use crate::board::Move;
+
+/// Largest time accepted on the wire, in ms (about 31 years); larger values are clamped.
+pub const MAX_TIME_MS: u64 = 1_000_000_000_000;
+
+/// Where a `position` or `probe` command starts.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Start {
+    /// The standard start position.
+    StartPos,
+    /// A FEN (not yet validated).
+    Fen(String),
+}
+
+/// A start position plus moves (moves parsed as text, legality checked by the session).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PositionCmd {
+    /// The start.
+    pub start: Start,
+    /// Moves to play from it.
+    pub moves: Vec<Move>,
+}
+
+/// The parameters of a `go` command, in engine units (milliseconds).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Go {
+    /// Think on the opponent's time until `ponderhit` or `stop`.
+    pub ponder: bool,
+    /// The opponent offers a draw (UCCI `go draw`).
+    pub draw_offer: bool,
+    /// Search until `stop`.
+    pub infinite: bool,
+    /// Depth limit.
+    pub depth: Option<u32>,
+    /// Node limit.
+    pub nodes: Option<u64>,
+    /// Look for a mate in this many moves.
+    pub mate: Option<u32>,
+    /// Exact time for this move.
+    pub movetime_ms: Option<u64>,
+    /// The mover's clock, when the dialect says "own" time (UCCI `time`).
+    pub own_time_ms: Option<u64>,
+    /// The mover's increment (UCCI `increment`).
+    pub own_inc_ms: Option<u64>,
+    /// Clocks by colour, Red first (UCI `wtime`/`btime`).
+    pub side_time_ms: [Option<u64>; 2],
+    /// Increments by colour, Red first (UCI `winc`/`binc`).
+    pub side_inc_ms: [Option<u64>; 2],
+    /// Moves to the next time control.
+    pub movestogo: Option<u32>,
+    /// Restrict the root to these moves (UCI `searchmoves`).
+    pub searchmoves: Vec<Move>,
+}
+
+/// One command from the GUI, whatever the dialect.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Command {
+    /// Blank line: nothing to do.
+    Empty,
+    /// The dialect's opener again (`ucci`/`uci`): repeat the handshake.
+    Hello,
+    /// `isready` → `readyok`.
+    IsReady,
+    /// Set an option; `name` as sent (matched case-insensitively).
+    SetOption {
+        /// Option name.
+        name: String,
+        /// Value text, if any.
+        value: Option<String>,
+    },
+    /// New game: forget the table and the resign history.
+    NewGame,
+    /// Set the position.
+    Position(PositionCmd),
+    /// Forbid these root moves until the next `position`.
+    BanMoves(Vec<Move>),
+    /// Start thinking.
+    Go(Go),
+    /// Count leaf nodes to this depth from the current position.
+    Perft(u32),
+    /// The pondered move was played (`draw`: the opponent offers a draw with it).
+    PonderHit {
+        /// Draw offered together with the ponderhit.
+        draw: bool,
+    },
+    /// Finish thinking now.
+    Stop,
+    /// Look a position up in the hash table.
+    Probe(PositionCmd),
+    /// Print the board and FEN.
+    Display,
+    /// Print the evaluation breakdown.
+    Eval,
+    /// Leave.
+    Quit,
+}
+
+/// A cursor over the words of one command line.
+pub struct Words<'a> {
+    words: Vec<&'a str>,
+    at: usize,
+}
+
+impl<'a> Words<'a> {
+    /// Splits `line` on whitespace.
+    pub fn new(line: &'a str) -> Words<'a> {
+        Words { words: line.split_whitespace().collect(), at: 0 }
+    }
+
+    /// The next word, consumed.
+    pub fn next_word(&mut self) -> Option<&'a str> {
+        let w = self.words.get(self.at).copied();
+        self.at += usize::from(w.is_some());
+        w
+    }
+
+    /// The next word, not consumed.
+    pub fn peek(&self) -> Option<&'a str> {
+        self.words.get(self.at).copied()
+    }
+
+    /// Everything not yet consumed, joined by single spaces.
+    pub fn rest(&mut self) -> String {
+        let r = self.words[self.at..].join(" ");
+        self.at = self.words.len();
+        r
+    }
+
+    /// The value after keyword `key`: a non-negative integer (values too large saturate).
+    pub fn count(&mut self, key: &str) -> Result<u64, String> {
+        let w = self.next_word().ok_or_else(|| format!("'{key}' needs a number"))?;
+        parse_count(w).ok_or_else(|| format!("'{key}' needs a non-negative integer, got '{}'", clip(w)))
+    }
+
+    /// The value after keyword `key`: a time in units of `unit_ms` milliseconds, fractions
+    /// allowed; negative times become 0 and huge ones `MAX_TIME_MS`.
+    pub fn time(&mut self, key: &str, unit_ms: u64) -> Result<u64, String> {
+        let w = self.next_word().ok_or_else(|| format!("'{key}' needs a time"))?;
+        parse_time(w, unit_ms).ok_or_else(|| format!("'{key}' needs a number, got '{}'", clip(w)))
+    }
+}
+
+/// At most 24 characters of a word, for error messages.
+pub fn clip(w: &str) -> String {
+    let mut s: String = w.chars().take(24).collect();
+    if w.chars().count() > 24 {
+        s.push('…');
+    }
+    s
+}
+
+/// A non-negative integer; digits only; values beyond `u64` saturate.
+pub fn parse_count(w: &str) -> Option<u64> {
+    let digits = w.strip_prefix('+').unwrap_or(w);
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    Some(digits.parse::<u64>().unwrap_or(u64::MAX))
+}
+
+/// A time `w × unit_ms` in ms, clamped to `0..=MAX_TIME_MS`; `None` if `w` is not a number.
+pub fn parse_time(w: &str, unit_ms: u64) -> Option<u64> {
+    let ok = !w.is_empty() && w.bytes().all(|b| b.is_ascii_digit() || b"+-.eE".contains(&b));
+    let v: f64 = if ok { w.parse().ok()? } else { return None };
+    if !v.is_finite() {
+        return None;
+    }
+    let ms = v * unit_ms as f64;
+    Some(if ms <= 0.0 {
+        0
+    } else if ms >= MAX_TIME_MS as f64 {
+        MAX_TIME_MS
+    } else {
+        ms.round() as u64
+    })
+}
+
+/// Parses `startpos | fen <fields...>` then an optional `moves m1 m2 ...` (used by
+/// `position` and `probe` in every dialect). Moves are checked for form only.
+pub fn parse_position(words: &mut Words) -> Result<PositionCmd, String> {
+    let start = match words.next_word() {
+        Some("startpos") => Start::StartPos,
+        Some("fen") => {
+            let mut fields = Vec::new();
+            while let Some(w) = words.peek() {
+                if w == "moves" {
+                    break;
+                }
+                fields.push(w);
+                words.next_word();
+            }
+            if fields.is_empty() {
+                return Err("'fen' needs a FEN string".to_string());
+            }
+            Start::Fen(fields.join(" "))
+        }
+        Some(other) => return Err(format!("expected 'startpos' or 'fen', got '{}'", clip(other))),
+        None => return Err("expected 'startpos' or 'fen'".to_string()),
+    };
+    let mut moves = Vec::new();
+    match words.next_word() {
+        None => {}
+        Some("moves") => {
+            let mut index = 0;
+            while let Some(w) = words.next_word() {
+                index += 1;
+                let m = Move::parse(w).map_err(|_| format!("malformed move '{}' (move {index})", clip(w)))?;
+                moves.push(m);
+            }
+        }
+        Some(other) => return Err(format!("expected 'moves', got '{}'", clip(other))),
+    }
+    Ok(PositionCmd { start, moves })
+}
+
+/// Parses a list of moves (for `banmoves` and `searchmoves`), failing on the first malformed one.
+pub fn parse_moves<'a>(words: impl IntoIterator<Item = &'a str>) -> Result<Vec<Move>, String> {
+    words
+        .into_iter()
+        .enumerate()
+        .map(|(i, w)| Move::parse(w).map_err(|_| format!("malformed move '{}' (move {})", clip(w), i + 1)))
+        .collect()
+}
+
+/// Parses a boolean option value: `true/false`, `on/off`, `yes/no`, `1/0`.
+pub fn parse_bool(v: &str) -> Option<bool> {
+    match v.to_ascii_lowercase().as_str() {
+        "true" | "on" | "yes" | "1" => Some(true),
+        "false" | "off" | "no" | "0" => Some(false),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn counts() {
+        assert_eq!(parse_count("12"), Some(12));
+        assert_eq!(parse_count("99999999999999999999999"), Some(u64::MAX));
+        assert_eq!(parse_count("-3"), None);
+        assert_eq!(parse_count("x"), None);
+        assert_eq!(parse_count(""), None);
+    }
+
+    #[test]
+    fn times() {
+        assert_eq!(parse_time("60", 1000), Some(60_000));
+        assert_eq!(parse_time("1.5", 1000), Some(1500));
+        assert_eq!(parse_time("-20", 1), Some(0));
+        assert_eq!(parse_time("1e30", 1), Some(MAX_TIME_MS));
+        assert_eq!(parse_time("abc", 1), None);
+        assert_eq!(parse_time("inf", 1), None);
+        assert_eq!(parse_time("nan", 1), None);
+    }
+
+    #[test]
+    fn positions() {
+        let p = parse_position(&mut Words::new("startpos moves h2e2 h9g7")).unwrap();
+        assert_eq!(p.start, Start::StartPos);
+        assert_eq!(p.moves.len(), 2);
+        let p = parse_position(&mut Words::new("fen 9/9/9/9/9/9/9/9/9/9 w - - 0 1 moves")).unwrap();
+        assert_eq!(p.start, Start::Fen("9/9/9/9/9/9/9/9/9/9 w - - 0 1".into()));
+        let e = parse_position(&mut Words::new("startpos moves h2e2 zz h9g7")).unwrap_err();
+        assert!(e.contains("'zz'") && e.contains("move 2"), "{e}");
+        assert!(parse_position(&mut Words::new("startpos h2e2")).is_err());
+        assert!(parse_position(&mut Words::new("fen")).is_err());
+        assert!(parse_position(&mut Words::new("")).is_err());
+    }
+}

@@ -1,0 +1,228 @@
+//! Engine options: what each dialect advertises, their current values, and `setoption`
+//! validation (out-of-range numbers are clamped with a note, bad values refused).
+
+use super::command::{clip, parse_bool, parse_count};
+
+/// What an option controls (the same setting may have a different name per dialect).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Key {
+    /// UCCI: `go` times are milliseconds rather than seconds.
+    UseMillisec,
+    /// Transposition-table size in MB.
+    Hash,
+    /// Search threads.
+    Threads,
+    /// Number of principal variations reported.
+    MultiPv,
+    /// Tells the GUI it may send `go ponder` (UCI `Ponder`).
+    Ponder,
+    /// Safety margin per move, ms.
+    MoveOverhead,
+    /// Button: clear the hash table (and the resign history).
+    ClearHash,
+}
+
+/// The type of an advertised option.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// true/false.
+    Check,
+    /// Integer in a range.
+    Spin {
+        /// Smallest value.
+        min: u64,
+        /// Largest value.
+        max: u64,
+    },
+    /// An action without a value.
+    Button,
+}
+
+/// One advertised option.
+#[derive(Clone, Copy, Debug)]
+pub struct Spec {
+    /// What it controls.
+    pub key: Key,
+    /// Its name in the dialect.
+    pub name: &'static str,
+    /// Its type.
+    pub kind: Kind,
+    /// Wire value 0 means "engine decides" (UCCI `hashsize 0`, `threads 0`).
+    pub zero_is_default: bool,
+}
+
+/// Default table size in MB.
+pub const DEFAULT_HASH_MB: u64 = 16;
+/// Largest table size accepted, MB.
+pub const MAX_HASH_MB: u64 = 4096;
+/// Largest thread count accepted.
+pub const MAX_THREADS: u64 = 64;
+/// Largest MultiPV accepted.
+pub const MAX_MULTIPV: u64 = 128;
+/// Default move overhead, ms.
+pub const DEFAULT_MOVE_OVERHEAD_MS: u64 = 30;
+/// Largest move overhead accepted, ms.
+pub const MAX_MOVE_OVERHEAD_MS: u64 = 5000;
+
+/// The current option values.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Options {
+    /// UCCI `usemillisec`.
+    pub use_millisec: bool,
+    /// Table size, MB.
+    pub hash_mb: u64,
+    /// Threads.
+    pub threads: u64,
+    /// MultiPV.
+    pub multipv: u64,
+    /// Ponder allowed.
+    pub ponder: bool,
+    /// Move overhead, ms.
+    pub move_overhead_ms: u64,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            use_millisec: false,
+            hash_mb: DEFAULT_HASH_MB,
+            threads: 1,
+            multipv: 1,
+            ponder: false,
+            move_overhead_ms: DEFAULT_MOVE_OVERHEAD_MS,
+        }
+    }
+}
+
+/// What a successful `setoption` changed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Applied {
+    /// The setting touched.
+    pub key: Key,
+    /// A note for the GUI (e.g. the value was clamped).
+    pub note: Option<String>,
+}
+
+impl Options {
+    /// Milliseconds per UCCI time unit (1000 until `usemillisec` is on).
+    pub fn ucci_time_unit_ms(&self) -> u64 {
+        if self.use_millisec {
+            1
+        } else {
+            1000
+        }
+    }
+
+    /// The default a spec advertises.
+    pub fn default_text(spec: &Spec) -> String {
+        Options::default().value_text(spec.key)
+    }
+
+    /// The current value as wire text.
+    pub fn value_text(&self, key: Key) -> String {
+        match key {
+            Key::UseMillisec => self.use_millisec.to_string(),
+            Key::Hash => self.hash_mb.to_string(),
+            Key::Threads => self.threads.to_string(),
+            Key::MultiPv => self.multipv.to_string(),
+            Key::Ponder => self.ponder.to_string(),
+            Key::MoveOverhead => self.move_overhead_ms.to_string(),
+            Key::ClearHash => String::new(),
+        }
+    }
+
+    /// Applies `value` to the option `spec`; an error leaves everything unchanged.
+    pub fn apply(&mut self, spec: &Spec, value: Option<&str>) -> Result<Applied, String> {
+        let name = spec.name;
+        let mut note = None;
+        match spec.kind {
+            Kind::Button => {}
+            Kind::Check => {
+                let v = value.ok_or_else(|| format!("option '{name}' needs true or false"))?;
+                let b =
+                    parse_bool(v).ok_or_else(|| format!("option '{name}' needs true or false, got '{}'", clip(v)))?;
+                match spec.key {
+                    Key::UseMillisec => self.use_millisec = b,
+                    Key::Ponder => self.ponder = b,
+                    _ => {}
+                }
+            }
+            Kind::Spin { min, max } => {
+                let v = value.ok_or_else(|| format!("option '{name}' needs a number"))?;
+                let n = parse_count(v)
+                    .ok_or_else(|| format!("option '{name}' needs an integer in {min}..{max}, got '{}'", clip(v)))?;
+                let mut n = if spec.zero_is_default && n == 0 { Options::default().value_of(spec.key) } else { n };
+                if n < min || n > max {
+                    let c = n.clamp(min, max);
+                    note = Some(format!("option '{name}' value {n} out of range {min}..{max}; using {c}"));
+                    n = c;
+                }
+                match spec.key {
+                    Key::Hash => self.hash_mb = n,
+                    Key::Threads => self.threads = n,
+                    Key::MultiPv => self.multipv = n,
+                    Key::MoveOverhead => self.move_overhead_ms = n,
+                    _ => {}
+                }
+            }
+        }
+        Ok(Applied { key: spec.key, note })
+    }
+
+    fn value_of(&self, key: Key) -> u64 {
+        match key {
+            Key::Hash => self.hash_mb,
+            Key::Threads => self.threads,
+            Key::MultiPv => self.multipv,
+            Key::MoveOverhead => self.move_overhead_ms,
+            _ => 0,
+        }
+    }
+}
+
+/// Finds the option called `name` (case-insensitive, surrounding spaces ignored).
+pub fn find<'a>(specs: &'a [Spec], name: &str) -> Option<&'a Spec> {
+    let name = name.trim();
+    specs.iter().find(|s| s.name.eq_ignore_ascii_case(name))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const HASH: Spec =
+        Spec { key: Key::Hash, name: "Hash", kind: Kind::Spin { min: 1, max: MAX_HASH_MB }, zero_is_default: false };
+    const HASH0: Spec =
+        Spec { key: Key::Hash, name: "hashsize", kind: Kind::Spin { min: 0, max: MAX_HASH_MB }, zero_is_default: true };
+    const MS: Spec = Spec { key: Key::UseMillisec, name: "usemillisec", kind: Kind::Check, zero_is_default: false };
+
+    #[test]
+    fn spin_clamps_and_refuses() {
+        let mut o = Options::default();
+        assert_eq!(o.apply(&HASH, Some("64")).unwrap().note, None);
+        assert_eq!(o.hash_mb, 64);
+        let a = o.apply(&HASH, Some("999999999999")).unwrap();
+        assert!(a.note.unwrap().contains("out of range"));
+        assert_eq!(o.hash_mb, MAX_HASH_MB);
+        assert!(o.apply(&HASH, Some("0")).unwrap().note.is_some());
+        assert_eq!(o.hash_mb, 1);
+        assert!(o.apply(&HASH, Some("big")).is_err());
+        assert!(o.apply(&HASH, Some("-5")).is_err());
+        assert!(o.apply(&HASH, None).is_err());
+        assert_eq!(o.hash_mb, 1);
+        o.apply(&HASH0, Some("0")).unwrap();
+        assert_eq!(o.hash_mb, DEFAULT_HASH_MB);
+    }
+
+    #[test]
+    fn check_values() {
+        let mut o = Options::default();
+        assert_eq!(o.ucci_time_unit_ms(), 1000);
+        o.apply(&MS, Some("TRUE")).unwrap();
+        assert_eq!(o.ucci_time_unit_ms(), 1);
+        assert!(o.apply(&MS, Some("maybe")).is_err());
+        assert!(o.use_millisec);
+        assert_eq!(find(&[HASH, MS], " HASH ").map(|s| s.key), Some(Key::Hash));
+        assert!(find(&[HASH, MS], "nothing").is_none());
+    }
+}

@@ -1,0 +1,561 @@
+//! The engine-driving state every dialect shares: the game (start position + moves), the
+//! banned root moves, the options, and the running search with its time-limit watchdog.
+//! The loop here reads typed commands from the reader thread's channel, so nothing it does
+//! waits on a search: `stop`, `ponderhit`, `isready`, `probe` and `quit` act at once.
+
+use super::command::{Command, Go, PositionCmd, Start};
+use super::options::{self, Key, Options};
+use super::policy::{self, Decision, History};
+use super::{Dialect, Input, Output};
+use crate::board::{Color, Move, Position};
+use crate::eval;
+use crate::perft::divide;
+use crate::rules::Game;
+use crate::search::{Engine, Limits, Report, Score, SearchResult};
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{Receiver, RecvTimeoutError};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+/// Largest `depth` passed to the search.
+pub const MAX_DEPTH: u32 = 127;
+/// Largest `go perft` depth (perft runs on the loop's thread; 6 plies take about a minute).
+pub const MAX_PERFT_DEPTH: u32 = 6;
+/// `currmove` reports start after this much thinking.
+pub const CURRMOVE_AFTER: Duration = Duration::from_secs(1);
+/// While a search runs the loop also wakes this often to check the search is still alive.
+pub const POLL: Duration = Duration::from_millis(250);
+
+/// The hard time cap the loop enforces on a timed search (a safety net under the search's own
+/// time management): `movetime` itself; with a clock, half of what is left after the move
+/// overhead (90% when this is the last move before the time control).
+pub fn hard_limit_ms(l: &Limits) -> Option<u64> {
+    let clock = l.time_ms.map(|t| {
+        let usable = t.saturating_sub(l.move_overhead_ms);
+        if l.movestogo == Some(1) {
+            usable / 10 * 9
+        } else {
+            usable / 2
+        }
+    });
+    match (l.movetime_ms, clock) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, b) => a.or(b),
+    }
+}
+
+struct Running {
+    pos: Position,
+    root: Vec<Move>,
+    dead_polls: u32,
+    limits: Limits,
+    pondering: bool,
+    deadline: Option<Instant>,
+    stop_sent: bool,
+    done: Arc<AtomicBool>,
+}
+
+enum Flow {
+    Continue,
+    Quit,
+}
+
+/// One protocol session after the handshake word picked the dialect.
+pub struct Session {
+    dialect: Arc<dyn Dialect>,
+    out: Output,
+    engine: Engine,
+    opts: Options,
+    game: Game,
+    banned: Vec<Move>,
+    search: Option<Running>,
+    history: Arc<Mutex<History>>,
+}
+
+impl Session {
+    /// A session at the start position with default options.
+    pub fn new(dialect: Arc<dyn Dialect>, out: Output) -> Session {
+        let opts = Options::default();
+        let mut engine = Engine::new();
+        engine.set_hash_mb(opts.hash_mb as usize);
+        engine.set_threads(opts.threads as usize);
+        engine.set_multipv(opts.multipv as usize);
+        Session {
+            dialect,
+            out,
+            engine,
+            opts,
+            game: Game::new(Position::startpos()),
+            banned: Vec::new(),
+            search: None,
+            history: Arc::new(Mutex::new(History::default())),
+        }
+    }
+
+    /// Sends the handshake, then runs commands until `quit` or end of input.
+    pub fn run(mut self, rx: &Receiver<Input>) {
+        self.out.lines(&self.dialect.handshake());
+        loop {
+            self.reap();
+            let input = match &self.search {
+                Some(r) => {
+                    let now = Instant::now();
+                    if r.deadline.is_some_and(|d| now >= d) {
+                        self.stop_search();
+                        continue;
+                    }
+                    let wake = r.deadline.map_or(now + POLL, |d| d.min(now + POLL));
+                    match rx.recv_timeout(wake - now) {
+                        Ok(i) => i,
+                        Err(RecvTimeoutError::Timeout) => {
+                            self.check_alive();
+                            continue;
+                        }
+                        Err(RecvTimeoutError::Disconnected) => Input::Eof,
+                    }
+                }
+                None => rx.recv().unwrap_or(Input::Eof),
+            };
+            let flow = match input {
+                Input::Line(line) => match self.dialect.parse(&line, &self.opts) {
+                    Ok(cmd) => self.execute(cmd),
+                    Err(e) => {
+                        self.error(&e);
+                        Flow::Continue
+                    }
+                },
+                Input::Eof => {
+                    self.finish_search();
+                    Flow::Quit
+                }
+            };
+            if let Flow::Quit = flow {
+                return;
+            }
+        }
+    }
+
+    fn error(&self, msg: &str) {
+        self.out.line(&self.dialect.error(msg));
+    }
+
+    /// Whether a search is running. A search reports `bestmove` and marks itself done under
+    /// the output lock, so after the barrier "done" covers every move the GUI has seen.
+    fn thinking(&self) -> bool {
+        let running = |s: &Self| s.search.as_ref().is_some_and(|r| !r.done.load(Ordering::SeqCst));
+        running(self) && {
+            self.out.barrier();
+            running(self)
+        }
+    }
+
+    /// Joins a search that has reported its move.
+    fn reap(&mut self) {
+        if self.search.as_ref().is_some_and(|r| r.done.load(Ordering::SeqCst)) {
+            self.engine.wait();
+            self.search = None;
+        }
+    }
+
+    /// A search that is no longer running yet never reported (its thread died) would leave
+    /// the GUI waiting: after two polls in that state, announce a fallback move ourselves.
+    fn check_alive(&mut self) {
+        let searching = self.engine.is_searching();
+        let Some(r) = self.search.as_mut() else { return };
+        if searching || r.done.load(Ordering::SeqCst) {
+            r.dead_polls = 0;
+            return;
+        }
+        r.dead_polls += 1;
+        if r.dead_polls < 2 {
+            return;
+        }
+        self.engine.wait();
+        self.announce_fallback();
+    }
+
+    /// Ends a search whose thread is gone: if it never announced a move, announce one
+    /// (a root move; `nobestmove` / `bestmove (none)` if there is none) so the GUI never waits.
+    fn announce_fallback(&mut self) {
+        let Some(r) = self.search.take() else { return };
+        if r.done.load(Ordering::SeqCst) {
+            return;
+        }
+        let empty = SearchResult { best: None, ponder: None, score: Score::Cp(0), depth: 0, nodes: 0 };
+        let d = policy::decide(&r.pos, &r.root, &empty, &[], &mut self.lock_history());
+        let lines =
+            [self.dialect.error("the search ended without a move; playing a fallback"), self.dialect.bestmove(&d)];
+        self.out.final_lines(&lines, &r.done);
+    }
+
+    fn stop_search(&mut self) {
+        if let Some(r) = &mut self.search {
+            self.engine.stop();
+            r.stop_sent = true;
+            r.deadline = None;
+        }
+    }
+
+    /// Stops any search and waits until it has reported.
+    fn finish_search(&mut self) {
+        if self.search.is_some() {
+            self.stop_search();
+            self.engine.wait();
+            self.announce_fallback();
+        }
+    }
+
+    /// Ok when idle, or when the search was told to stop (then waits for it).
+    fn require_idle(&mut self, what: &str) -> Result<(), String> {
+        if !self.thinking() {
+            self.reap();
+        }
+        match &self.search {
+            None => Ok(()),
+            Some(r) if r.stop_sent => {
+                self.finish_search();
+                Ok(())
+            }
+            Some(_) => Err(format!("{what}: the engine is thinking; send stop first")),
+        }
+    }
+
+    fn lock_history(&self) -> std::sync::MutexGuard<'_, History> {
+        self.history.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn execute(&mut self, cmd: Command) -> Flow {
+        let result = match cmd {
+            Command::Empty => Ok(()),
+            Command::Hello => {
+                self.out.lines(&self.dialect.handshake());
+                Ok(())
+            }
+            Command::IsReady => {
+                self.out.line("readyok");
+                Ok(())
+            }
+            Command::SetOption { name, value } => self.set_option(&name, value.as_deref()),
+            Command::NewGame => self.require_idle("new game").map(|()| self.new_game()),
+            Command::Position(p) => self.build_game(&p).map(|g| {
+                self.game = g;
+                self.banned.clear();
+            }),
+            Command::BanMoves(moves) => self.ban(moves),
+            Command::Go(go) => self.go(go),
+            Command::Perft(depth) => self.perft(depth),
+            Command::PonderHit { draw } => self.ponderhit(draw),
+            Command::Stop => {
+                if self.thinking() {
+                    self.stop_search();
+                } else if let Some(reply) = self.dialect.stray_stop() {
+                    self.out.line(&reply);
+                }
+                Ok(())
+            }
+            Command::Probe(p) => self.build_game(&p).map(|g| {
+                let info = self.engine.probe(g.position());
+                self.out.line(&self.dialect.pophash(info.as_ref()));
+            }),
+            Command::Display => {
+                self.display();
+                Ok(())
+            }
+            Command::Eval => {
+                self.eval();
+                Ok(())
+            }
+            Command::Quit => {
+                self.finish_search();
+                if let Some(bye) = self.dialect.bye() {
+                    self.out.line(&bye);
+                }
+                return Flow::Quit;
+            }
+        };
+        if let Err(e) = result {
+            self.error(&e);
+        }
+        Flow::Continue
+    }
+
+    fn new_game(&mut self) {
+        self.engine.clear();
+        *self.lock_history() = History::default();
+    }
+
+    fn set_option(&mut self, name: &str, value: Option<&str>) -> Result<(), String> {
+        let Some(spec) = options::find(self.dialect.options(), name) else {
+            if self.dialect.unknown_option_is_error() {
+                return Err(format!("setoption: no such option '{}'", super::command::clip(name)));
+            }
+            return Ok(());
+        };
+        if !matches!(spec.key, Key::UseMillisec | Key::Ponder | Key::MoveOverhead) {
+            self.require_idle("setoption")?;
+        }
+        let applied = self.opts.apply(spec, value).map_err(|e| format!("setoption: {e}"))?;
+        match applied.key {
+            Key::Hash => self.engine.set_hash_mb(self.opts.hash_mb as usize),
+            Key::Threads => self.engine.set_threads(self.opts.threads as usize),
+            Key::MultiPv => self.engine.set_multipv(self.opts.multipv as usize),
+            Key::ClearHash => self.new_game(),
+            Key::UseMillisec | Key::Ponder | Key::MoveOverhead => {}
+        }
+        if let Some(note) = applied.note {
+            self.out.line(&self.dialect.message(&note));
+        }
+        Ok(())
+    }
+
+    /// The game a `position`/`probe` command describes; an error changes nothing.
+    fn build_game(&self, p: &PositionCmd) -> Result<Game, String> {
+        let start = match &p.start {
+            Start::StartPos => Position::startpos(),
+            Start::Fen(f) => Position::from_fen(f).map_err(|e| format!("position: {e}; position unchanged"))?,
+        };
+        let mut game = Game::new(start);
+        for (i, &m) in p.moves.iter().enumerate() {
+            if game.play(m).is_err() {
+                return Err(format!(
+                    "position: illegal move '{m}' (move {} of {}); position unchanged",
+                    i + 1,
+                    p.moves.len()
+                ));
+            }
+        }
+        Ok(game)
+    }
+
+    fn ban(&mut self, moves: Vec<Move>) -> Result<(), String> {
+        let pos = self.game.position();
+        if let Some((i, m)) = moves.iter().enumerate().find(|(_, &m)| !pos.is_legal(m)) {
+            return Err(format!("banmoves: illegal move '{m}' (move {}); banned moves unchanged", i + 1));
+        }
+        self.banned = moves;
+        Ok(())
+    }
+
+    fn go(&mut self, go: Go) -> Result<(), String> {
+        self.require_idle("go")?;
+        let pos = self.game.position().clone();
+        let legal = pos.legal_moves();
+        if let Some((i, m)) = go.searchmoves.iter().enumerate().find(|(_, m)| !legal.contains(m)) {
+            return Err(format!("go: searchmoves move '{m}' (move {}) is not legal here", i + 1));
+        }
+        let root: Vec<Move> = legal
+            .iter()
+            .copied()
+            .filter(|m| !self.banned.contains(m) && (go.searchmoves.is_empty() || go.searchmoves.contains(m)))
+            .collect();
+        let mut history = self.lock_history();
+        history.draw_offered = go.draw_offer;
+        if root.is_empty() {
+            history.draw_offered = false;
+            drop(history);
+            let d = Decision { best: None, ponder: None, draw: false, resign: false };
+            self.out.line(&self.dialect.bestmove(&d));
+            return Ok(());
+        }
+        drop(history);
+        let side = if pos.side_to_move() == Color::Red { 0 } else { 1 };
+        let limits = Limits {
+            depth: go.depth.map(|d| d.clamp(1, MAX_DEPTH)),
+            nodes: go.nodes.map(|n| n.max(1)),
+            movetime_ms: go.movetime_ms,
+            time_ms: go.own_time_ms.or(go.side_time_ms[side]),
+            inc_ms: go.own_inc_ms.or(go.side_inc_ms[side]).unwrap_or(0),
+            movestogo: go.movestogo.filter(|&m| m > 0),
+            mate: go.mate.filter(|&m| m > 0),
+            infinite: go.infinite,
+            ponder: go.ponder,
+            move_overhead_ms: self.opts.move_overhead_ms,
+        };
+        let done = Arc::new(AtomicBool::new(false));
+        let report = self.reporter(pos.clone(), root.clone(), done.clone());
+        let restrict: &[Move] = if root.len() == legal.len() { &[] } else { &root };
+        let started = Instant::now();
+        self.engine.start(self.game.start(), self.game.moves(), limits.clone(), restrict, report);
+        let deadline =
+            if go.ponder { None } else { hard_limit_ms(&limits).map(|ms| started + Duration::from_millis(ms)) };
+        self.search =
+            Some(Running { pos, root, dead_polls: 0, limits, pondering: go.ponder, deadline, stop_sent: false, done });
+        Ok(())
+    }
+
+    /// The callback the search thread reports through: info lines, then the move.
+    fn reporter(&self, pos: Position, root: Vec<Move>, done: Arc<AtomicBool>) -> impl FnMut(Report) + Send + 'static {
+        let (out, dialect, history) = (self.out.clone(), self.dialect.clone(), self.history.clone());
+        let started = Instant::now();
+        let mut last_pv: Vec<Move> = Vec::new();
+        move |r: Report| {
+            if done.load(Ordering::SeqCst) {
+                return;
+            }
+            match r {
+                Report::Pv(info) => {
+                    if info.multipv <= 1 && !info.pv.is_empty() {
+                        last_pv.clone_from(&info.pv);
+                    }
+                    out.line(&dialect.info(&info));
+                }
+                Report::CurrMove { depth, mv, number } => {
+                    if started.elapsed() >= CURRMOVE_AFTER {
+                        out.line(&dialect.currmove(depth, mv, number));
+                    }
+                }
+                Report::Done(res) => {
+                    let d: Decision = {
+                        let mut h = history.lock().unwrap_or_else(|e| e.into_inner());
+                        policy::decide(&pos, &root, &res, &last_pv, &mut h)
+                    };
+                    out.final_lines(&[dialect.bestmove(&d)], &done);
+                }
+            }
+        }
+    }
+
+    fn ponderhit(&mut self, draw: bool) -> Result<(), String> {
+        let thinking = self.thinking();
+        let Some(r) = self.search.as_mut().filter(|r| thinking && r.pondering) else {
+            return Err("ponderhit: not pondering".to_string());
+        };
+        if draw {
+            self.history.lock().unwrap_or_else(|e| e.into_inner()).draw_offered = true;
+        }
+        r.pondering = false;
+        r.deadline = hard_limit_ms(&r.limits).map(|ms| Instant::now() + Duration::from_millis(ms));
+        self.engine.ponderhit();
+        Ok(())
+    }
+
+    fn perft(&mut self, depth: u32) -> Result<(), String> {
+        if depth > MAX_PERFT_DEPTH {
+            return Err(format!("perft: depth {depth} too large (at most {MAX_PERFT_DEPTH})"));
+        }
+        self.require_idle("perft")?;
+        let mut pos = self.game.position().clone();
+        let t = Instant::now();
+        let mut lines = Vec::new();
+        let mut total = 1;
+        if depth > 0 {
+            let split = divide(&mut pos, depth);
+            total = split.iter().map(|x| x.1).sum();
+            lines.extend(split.iter().map(|(m, n)| format!("{m}: {n}")));
+        }
+        let ms = t.elapsed().as_millis() as u64;
+        lines.push(format!("nodes {total} time {ms} nps {}", total * 1000 / ms.max(1)));
+        self.out.lines(&lines);
+        Ok(())
+    }
+
+    fn display(&self) {
+        let pos = self.game.position();
+        let mut lines: Vec<String> = pos.pretty().lines().map(str::to_string).collect();
+        lines.push(format!("fen {}", pos.to_fen()));
+        lines.push(format!("key {:016x}", pos.key()));
+        lines.push(format!(
+            "side to move {}{}",
+            pos.side_to_move().name(),
+            if pos.in_check() { " (in check)" } else { "" }
+        ));
+        lines.push(format!("moves since the FEN {}", self.game.moves().len()));
+        let banned: Vec<String> = self.banned.iter().map(Move::to_string).collect();
+        lines.push(format!("banmoves {}", if banned.is_empty() { "(none)".to_string() } else { banned.join(" ") }));
+        self.out.lines(&lines);
+    }
+
+    fn eval(&self) {
+        let pos = self.game.position();
+        let terms = eval::breakdown(pos);
+        let mut lines: Vec<String> =
+            terms.iter().map(|t| format!("{:<16} {:+} (Red minus Black)", t.name, t.red_minus_black)).collect();
+        let red: i32 = terms.iter().map(|t| t.red_minus_black).sum();
+        lines.push(format!("{:<16} {red:+} (Red's view)", "total"));
+        lines.push(format!(
+            "{:<16} {:+} ({}'s view, side to move)",
+            "evaluate",
+            eval::evaluate(pos),
+            pos.side_to_move().name()
+        ));
+        self.out.lines(&lines);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::Write;
+
+    /// An output that keeps what was written.
+    #[derive(Clone, Default)]
+    struct Capture(Arc<Mutex<Vec<u8>>>);
+
+    impl Write for Capture {
+        fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
+            self.0.lock().unwrap().extend_from_slice(b);
+            Ok(b.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn a_search_that_died_silently_still_gets_a_move() {
+        let cap = Capture::default();
+        let mut s = Session::new(Arc::new(super::super::uci::Uci), Output::new(cap.clone()));
+        let pos = Position::startpos();
+        let root = pos.legal_moves().to_vec();
+        let done = Arc::new(AtomicBool::new(false));
+        // A "search" with no thread behind it, as if its thread had panicked.
+        s.search = Some(Running {
+            pos,
+            root: root.clone(),
+            dead_polls: 0,
+            limits: Limits::default(),
+            pondering: false,
+            deadline: None,
+            stop_sent: false,
+            done: done.clone(),
+        });
+        s.check_alive();
+        assert!(cap.0.lock().unwrap().is_empty(), "one poll is not enough");
+        s.check_alive();
+        let text = String::from_utf8(cap.0.lock().unwrap().clone()).unwrap();
+        assert_eq!(
+            text,
+            format!("info string error: the search ended without a move; playing a fallback\nbestmove {}\n", root[0])
+        );
+        assert!(s.search.is_none() && done.load(Ordering::SeqCst));
+        // A search that did report is not announced twice.
+        let done = Arc::new(AtomicBool::new(true));
+        s.search = Some(Running {
+            pos: Position::startpos(),
+            root,
+            dead_polls: 0,
+            limits: Limits::default(),
+            pondering: false,
+            deadline: None,
+            stop_sent: true,
+            done,
+        });
+        let before = cap.0.lock().unwrap().len();
+        s.finish_search();
+        assert_eq!(cap.0.lock().unwrap().len(), before);
+    }
+
+    #[test]
+    fn hard_limits() {
+        let mut l = Limits { time_ms: Some(10_000), move_overhead_ms: 30, ..Default::default() };
+        assert_eq!(hard_limit_ms(&l), Some(4985));
+        l.movestogo = Some(1);
+        assert_eq!(hard_limit_ms(&l), Some(8973));
+        l.movetime_ms = Some(100);
+        assert_eq!(hard_limit_ms(&l), Some(100));
+        l.time_ms = Some(10);
+        assert_eq!(hard_limit_ms(&l), Some(0));
+        assert_eq!(hard_limit_ms(&Limits::default()), None);
+    }
+}
