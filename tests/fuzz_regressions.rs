@@ -35,3 +35,13 @@ fn fen_inputs() {
 fn move_text_inputs() {
     assert!(replay("move_text", checks::check_move_text_bytes) >= 4);
 }
+
+#[test]
+fn protocol_command_inputs() {
+    assert!(replay("protocol_command", checks::protocol::check_command_bytes) >= 4);
+}
+
+#[test]
+fn protocol_session_inputs() {
+    assert!(replay("protocol_session", checks::protocol::check_session_bytes) >= 4);
+}

@@ -3,6 +3,8 @@
 //! "never panic, round-trip exactly" contracts of the text parsers. Each check panics with
 //! a message naming the position and the move when something disagrees.
 
+pub mod protocol;
+
 use crate::reference::{move_text, RefBoard, RefMove};
 use chuhe::board::{Color, Move, MoveList, PieceKind, Position, Square};
 
