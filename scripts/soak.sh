@@ -1,27 +1,32 @@
 #!/usr/bin/env bash
 # Self-play soak (docs/hardening.md): `chuhe match` engine against itself at a tiny node
 # limit for thousands of games, sampling the engines' memory; then a summary of how the
-# games ended. Any ending other than a rules verdict or an adjudication (illegal move,
+# games ended. Each pair of games (colours swapped) starts from its own random 8-ply
+# opening, since a fixed-node engine would replay the same games from a fixed set. Any ending other than a rules verdict or an adjudication (illegal move,
 # crash, stall, time forfeit) is a failure, and so is memory that grows.
 #
-#   scripts/soak.sh [GAMES=2000] [NODES=300] [CONCURRENCY=2] [PROTO=ucci]
+#   scripts/soak.sh [GAMES=2000] [NODES=300] [CONCURRENCY=2] [PROTO=ucci] [SEED=1]
 # Output goes to $SOAK_DIR (default /tmp/chuhe-soak): match.log, games.pgn, rss.log, summary.txt.
 set -euo pipefail
 games=${1:-2000}
 nodes=${2:-300}
 conc=${3:-2}
 proto=${4:-ucci}
+seed=${5:-1}
+rounds=$(((games + 1) / 2))
 dir=${SOAK_DIR:-/tmp/chuhe-soak}
 cd "$(dirname "$0")/.."
-cargo build --release --quiet
+cargo build --release --quiet --bin chuhe --example random_openings
 bin=$PWD/target/release/chuhe
 rm -rf "$dir" && mkdir -p "$dir"
+target/release/examples/random_openings "$rounds" 8 "$seed" >"$dir/openings.txt"
 
 start=$(date +%s)
 /usr/bin/time -v -o "$dir/time.txt" "$bin" match \
     -engine cmd="$bin" name=A -engine cmd="$bin" name=B \
     -each proto="$proto" nodes="$nodes" timeout=10000 \
-    -games 2 -rounds $(((games + 1) / 2)) -concurrency "$conc" -ratinginterval 0 \
+    -games 2 -rounds "$rounds" -concurrency "$conc" -ratinginterval 0 \
+    -openings file="$dir/openings.txt" order=sequential \
     -pgnout "$dir/games.pgn" >"$dir/match.log" 2>&1 &
 tpid=$!
 
