@@ -56,9 +56,11 @@ wait "$tpid" || rc=$?
     grep -o '^\[Result "[^"]*"\]' "$dir/games.pgn" | sort | uniq -c || true
     echo "failures (illegal move, crash, stall, time forfeit):"
     grep -E '^\[Termination "(illegal move|abandoned|stalled connection|time forfeit)"\]' "$dir/games.pgn" | wc -l || true
-    echo "engine processes: first and last sample, VmRSS and VmHWM in kB:"
-    awk '{ if (!($2 in first)) first[$2] = $0; last[$2] = $0 }
-         END { for (p in first) print "  pid " p ": first [" first[p] "]  last [" last[p] "]" }' "$dir/rss.log"
+    echo "engine processes: VmRSS at 20 s (after start-up) and at the end, peak VmHWM, in kB:"
+    awk '$1 >= 20 && !($2 in early) { early[$2] = $3 }
+         { last[$2] = $3; if ($4 > peak[$2]) peak[$2] = $4 }
+         END { for (p in last) print "  pid " p ": " (p in early ? early[p] : "-") " -> " last[p] ", peak " peak[p] }' \
+        "$dir/rss.log"
     echo "peak RSS of any process (GNU time, kB): $(awk -F': ' '/Maximum resident/ {print $2}' "$dir/time.txt")"
     tail -3 "$dir/match.log"
 } | tee "$dir/summary.txt"
