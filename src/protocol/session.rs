@@ -49,10 +49,15 @@ struct Running {
     deadline: Option<Instant>,
     stop_sent: bool,
     done: Arc<AtomicBool>,
+    /// Set when the search's result is no longer wanted (CECP): it reports nothing more.
+    silent: Arc<AtomicBool>,
 }
 
-enum Flow {
+/// Whether the loop goes on after a command.
+pub(crate) enum Flow {
+    /// Keep reading commands.
     Continue,
+    /// Leave the loop.
     Quit,
 }
 
@@ -66,6 +71,9 @@ pub struct Session {
     banned: Vec<Move>,
     search: Option<Running>,
     history: Arc<Mutex<History>>,
+    /// The last finished search's announcement, stored before its line is written (CECP
+    /// applies the move to its game before it reads the GUI's next command).
+    decision: Arc<Mutex<Option<Decision>>>,
 }
 
 impl Session {
@@ -85,6 +93,7 @@ impl Session {
             banned: Vec::new(),
             search: None,
             history: Arc::new(Mutex::new(History::default())),
+            decision: Arc::new(Mutex::new(None)),
         }
     }
 
@@ -128,11 +137,11 @@ impl Session {
         }
     }
 
-    fn error(&self, msg: &str) {
+    pub(crate) fn error(&self, msg: &str) {
         self.out.line(&self.dialect.error(msg));
     }
 
-    fn thinking(&self) -> bool {
+    pub(crate) fn thinking(&self) -> bool {
         self.search.as_ref().is_some_and(|r| !r.done.load(Ordering::SeqCst))
     }
 
@@ -144,7 +153,7 @@ impl Session {
         }
     }
 
-    fn stop_search(&mut self) {
+    pub(crate) fn stop_search(&mut self) {
         if let Some(r) = &mut self.search {
             self.engine.stop();
             r.stop_sent = true;
@@ -153,7 +162,7 @@ impl Session {
     }
 
     /// Stops any search and waits until it has reported.
-    fn finish_search(&mut self) {
+    pub(crate) fn finish_search(&mut self) {
         if self.search.is_some() {
             self.stop_search();
             self.engine.wait();
@@ -178,7 +187,7 @@ impl Session {
         self.history.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    fn execute(&mut self, cmd: Command) -> Flow {
+    pub(crate) fn execute(&mut self, cmd: Command) -> Flow {
         let result = match cmd {
             Command::Empty => Ok(()),
             Command::Hello => {
@@ -233,7 +242,7 @@ impl Session {
         Flow::Continue
     }
 
-    fn new_game(&mut self) {
+    pub(crate) fn new_game(&mut self) {
         self.engine.clear();
         *self.lock_history() = History::default();
     }
@@ -290,7 +299,7 @@ impl Session {
         Ok(())
     }
 
-    fn go(&mut self, go: Go) -> Result<(), String> {
+    pub(crate) fn go(&mut self, go: Go) -> Result<(), String> {
         self.require_idle("go")?;
         let pos = self.game.position().clone();
         let legal = pos.legal_moves();
@@ -326,23 +335,32 @@ impl Session {
             move_overhead_ms: self.opts.move_overhead_ms,
         };
         let done = Arc::new(AtomicBool::new(false));
-        let report = self.reporter(pos, root.clone(), done.clone());
+        let silent = Arc::new(AtomicBool::new(false));
+        let report = self.reporter(pos, root.clone(), done.clone(), silent.clone());
         let restrict: &[Move] = if root.len() == legal.len() { &[] } else { &root };
         let started = Instant::now();
         self.engine.start(self.game.start(), self.game.moves(), limits.clone(), restrict, report);
         let deadline =
             if go.ponder { None } else { hard_limit_ms(&limits).map(|ms| started + Duration::from_millis(ms)) };
-        self.search = Some(Running { limits, pondering: go.ponder, deadline, stop_sent: false, done });
+        self.search = Some(Running { limits, pondering: go.ponder, deadline, stop_sent: false, done, silent });
         Ok(())
     }
 
     /// The callback the search thread reports through: info lines, then the move.
-    fn reporter(&self, pos: Position, root: Vec<Move>, done: Arc<AtomicBool>) -> impl FnMut(Report) + Send + 'static {
+    fn reporter(
+        &self,
+        pos: Position,
+        root: Vec<Move>,
+        done: Arc<AtomicBool>,
+        silent: Arc<AtomicBool>,
+    ) -> impl FnMut(Report) + Send + 'static {
         let (out, dialect, history) = (self.out.clone(), self.dialect.clone(), self.history.clone());
+        let decision = self.decision.clone();
         let started = Instant::now();
         let mut last_pv: Vec<Move> = Vec::new();
         move |r: Report| {
-            if done.load(Ordering::SeqCst) {
+            if done.load(Ordering::SeqCst) || silent.load(Ordering::SeqCst) {
+                done.store(true, Ordering::SeqCst);
                 return;
             }
             match r {
@@ -350,11 +368,17 @@ impl Session {
                     if info.multipv <= 1 && !info.pv.is_empty() {
                         last_pv.clone_from(&info.pv);
                     }
-                    out.line(&dialect.info(&info));
+                    let line = dialect.info(&info);
+                    if !line.is_empty() {
+                        out.line(&line);
+                    }
                 }
                 Report::CurrMove { depth, mv, number } => {
                     if started.elapsed() >= CURRMOVE_AFTER {
-                        out.line(&dialect.currmove(depth, mv, number));
+                        let line = dialect.currmove(depth, mv, number);
+                        if !line.is_empty() {
+                            out.line(&line);
+                        }
                     }
                 }
                 Report::Done(res) => {
@@ -362,14 +386,18 @@ impl Session {
                         let mut h = history.lock().unwrap_or_else(|e| e.into_inner());
                         policy::decide(&pos, &root, &res, &last_pv, &mut h)
                     };
-                    out.line(&dialect.bestmove(&d));
+                    let line = dialect.bestmove(&d);
+                    *decision.lock().unwrap_or_else(|e| e.into_inner()) = Some(d);
                     done.store(true, Ordering::SeqCst);
+                    if !line.is_empty() {
+                        out.line(&line);
+                    }
                 }
             }
         }
     }
 
-    fn ponderhit(&mut self, draw: bool) -> Result<(), String> {
+    pub(crate) fn ponderhit(&mut self, draw: bool) -> Result<(), String> {
         let thinking = self.thinking();
         let Some(r) = self.search.as_mut().filter(|r| thinking && r.pondering) else {
             return Err("ponderhit: not pondering".to_string());
@@ -381,6 +409,75 @@ impl Session {
         r.deadline = hard_limit_ms(&r.limits).map(|ms| Instant::now() + Duration::from_millis(ms));
         self.engine.ponderhit();
         Ok(())
+    }
+
+    // Hooks for the stateful CECP loop (`xboard.rs`), which drives the session itself.
+
+    /// The game searched by `go`.
+    pub(crate) fn game(&self) -> &Game {
+        &self.game
+    }
+
+    /// Replaces the game (call while idle); banned moves are cleared.
+    pub(crate) fn set_game(&mut self, game: Game) {
+        self.game = game;
+        self.banned.clear();
+    }
+
+    /// The current option values.
+    pub(crate) fn options(&self) -> &Options {
+        &self.opts
+    }
+
+    /// The reply channel.
+    pub(crate) fn out(&self) -> &Output {
+        &self.out
+    }
+
+    /// Whether a ponder search is running that has not had its `ponderhit`.
+    pub(crate) fn pondering(&self) -> bool {
+        self.thinking() && self.search.as_ref().is_some_and(|r| r.pondering)
+    }
+
+    /// Stops the running search, if any, and throws its result away: nothing more is reported.
+    pub(crate) fn abandon_search(&mut self) {
+        if let Some(r) = &self.search {
+            r.silent.store(true, Ordering::SeqCst);
+        }
+        self.finish_search();
+        *self.decision.lock().unwrap_or_else(|e| e.into_inner()) = None;
+    }
+
+    /// The announcement of a search that finished since the last call (joined first).
+    pub(crate) fn take_finished(&mut self) -> Option<Decision> {
+        if !self.search.as_ref().is_some_and(|r| r.done.load(Ordering::SeqCst)) {
+            return None;
+        }
+        self.engine.wait();
+        self.search = None;
+        self.decision.lock().unwrap_or_else(|e| e.into_inner()).take()
+    }
+
+    /// The next input, with the time-limit watchdog of `run`; while a search runs it waits at
+    /// most `poll`, so the caller notices a finished search. `None`: nothing arrived yet.
+    pub(crate) fn next_input(&mut self, rx: &Receiver<Input>, poll: Duration) -> Option<Input> {
+        let mut wait = self.search.as_ref().map(|_| poll);
+        if let Some(d) = self.search.as_ref().and_then(|r| r.deadline) {
+            let now = Instant::now();
+            if now >= d {
+                self.stop_search();
+                return None;
+            }
+            wait = wait.map(|w| w.min(d - now));
+        }
+        match wait {
+            None => Some(rx.recv().unwrap_or(Input::Eof)),
+            Some(w) => match rx.recv_timeout(w) {
+                Ok(i) => Some(i),
+                Err(RecvTimeoutError::Timeout) => None,
+                Err(RecvTimeoutError::Disconnected) => Some(Input::Eof),
+            },
+        }
     }
 
     fn perft(&mut self, depth: u32) -> Result<(), String> {
