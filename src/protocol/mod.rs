@@ -26,6 +26,7 @@ use options::{Options, Spec};
 use policy::Decision;
 use session::Session;
 use std::io::{BufRead, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{channel, Receiver, Sender};
 use std::sync::{Arc, Mutex};
 
@@ -90,6 +91,26 @@ impl Output {
     /// Writes one line.
     pub fn line(&self, line: &str) {
         self.lines(&[line]);
+    }
+
+    /// Writes the lines that end a search and sets `done`, unless `done` is already set;
+    /// both under the lock, so a search's end is announced exactly once.
+    pub fn final_lines<S: AsRef<str>>(&self, lines: &[S], done: &AtomicBool) -> bool {
+        let mut w = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        if done.load(Ordering::SeqCst) {
+            return false;
+        }
+        for l in lines {
+            let _ = writeln!(w, "{}", l.as_ref());
+        }
+        let _ = w.flush();
+        done.store(true, Ordering::SeqCst);
+        true
+    }
+
+    /// Waits until no other writer is in the middle of a write.
+    pub fn barrier(&self) {
+        drop(self.0.lock().unwrap_or_else(|e| e.into_inner()));
     }
 }
 

@@ -11,7 +11,7 @@ use crate::board::{Color, Move, Position};
 use crate::eval;
 use crate::perft::divide;
 use crate::rules::Game;
-use crate::search::{Engine, Limits, Report};
+use crate::search::{Engine, Limits, Report, Score, SearchResult};
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, RecvTimeoutError};
@@ -24,6 +24,8 @@ pub const MAX_DEPTH: u32 = 127;
 pub const MAX_PERFT_DEPTH: u32 = 6;
 /// `currmove` reports start after this much thinking.
 pub const CURRMOVE_AFTER: Duration = Duration::from_secs(1);
+/// While a search runs the loop also wakes this often to check the search is still alive.
+pub const POLL: Duration = Duration::from_millis(250);
 
 /// The hard time cap the loop enforces on a timed search (a safety net under the search's own
 /// time management): `movetime` itself; with a clock, half of what is left after the move
@@ -44,6 +46,9 @@ pub fn hard_limit_ms(l: &Limits) -> Option<u64> {
 }
 
 struct Running {
+    pos: Position,
+    root: Vec<Move>,
+    dead_polls: u32,
     limits: Limits,
     pondering: bool,
     deadline: Option<Instant>,
@@ -102,17 +107,20 @@ impl Session {
         self.out.lines(&self.dialect.handshake());
         loop {
             self.reap();
-            let deadline = self.search.as_ref().and_then(|r| r.deadline);
-            let input = match deadline {
-                Some(d) => {
+            let input = match &self.search {
+                Some(r) => {
                     let now = Instant::now();
-                    if now >= d {
+                    if r.deadline.is_some_and(|d| now >= d) {
                         self.stop_search();
                         continue;
                     }
-                    match rx.recv_timeout(d - now) {
+                    let wake = r.deadline.map_or(now + POLL, |d| d.min(now + POLL));
+                    match rx.recv_timeout(wake - now) {
                         Ok(i) => i,
-                        Err(RecvTimeoutError::Timeout) => continue,
+                        Err(RecvTimeoutError::Timeout) => {
+                            self.check_alive();
+                            continue;
+                        }
                         Err(RecvTimeoutError::Disconnected) => Input::Eof,
                     }
                 }
@@ -141,8 +149,14 @@ impl Session {
         self.out.line(&self.dialect.error(msg));
     }
 
+    /// Whether a search is running. A search reports `bestmove` and marks itself done under
+    /// the output lock, so after the barrier "done" covers every move the GUI has seen.
     pub(crate) fn thinking(&self) -> bool {
-        self.search.as_ref().is_some_and(|r| !r.done.load(Ordering::SeqCst))
+        let running = |s: &Self| s.search.as_ref().is_some_and(|r| !r.done.load(Ordering::SeqCst));
+        running(self) && {
+            self.out.barrier();
+            running(self)
+        }
     }
 
     /// Joins a search that has reported its move.
@@ -151,6 +165,30 @@ impl Session {
             self.engine.wait();
             self.search = None;
         }
+    }
+
+    /// A search that is no longer running yet never reported (its thread died) would leave
+    /// the GUI waiting: after two polls in that state, announce a fallback move ourselves.
+    fn check_alive(&mut self) {
+        let searching = self.engine.is_searching();
+        let Some(r) = self.search.as_mut() else { return };
+        if searching || r.done.load(Ordering::SeqCst) {
+            r.dead_polls = 0;
+            return;
+        }
+        r.dead_polls += 1;
+        if r.dead_polls < 2 {
+            return;
+        }
+        let empty = SearchResult { best: None, ponder: None, score: Score::Cp(0), depth: 0, nodes: 0 };
+        let d =
+            policy::decide(&r.pos, &r.root, &empty, &[], &mut self.history.lock().unwrap_or_else(|e| e.into_inner()));
+        let lines =
+            [self.dialect.error("the search ended without a move; playing a fallback"), self.dialect.bestmove(&d)];
+        *self.decision.lock().unwrap_or_else(|e| e.into_inner()) = Some(d);
+        self.out.final_lines(&lines, &r.done);
+        self.engine.wait();
+        self.search = None;
     }
 
     pub(crate) fn stop_search(&mut self) {
@@ -172,7 +210,9 @@ impl Session {
 
     /// Ok when idle, or when the search was told to stop (then waits for it).
     fn require_idle(&mut self, what: &str) -> Result<(), String> {
-        self.reap();
+        if !self.thinking() {
+            self.reap();
+        }
         match &self.search {
             None => Ok(()),
             Some(r) if r.stop_sent => {
@@ -336,13 +376,23 @@ impl Session {
         };
         let done = Arc::new(AtomicBool::new(false));
         let silent = Arc::new(AtomicBool::new(false));
-        let report = self.reporter(pos, root.clone(), done.clone(), silent.clone());
+        let report = self.reporter(pos.clone(), root.clone(), done.clone(), silent.clone());
         let restrict: &[Move] = if root.len() == legal.len() { &[] } else { &root };
         let started = Instant::now();
         self.engine.start(self.game.start(), self.game.moves(), limits.clone(), restrict, report);
         let deadline =
             if go.ponder { None } else { hard_limit_ms(&limits).map(|ms| started + Duration::from_millis(ms)) };
-        self.search = Some(Running { limits, pondering: go.ponder, deadline, stop_sent: false, done, silent });
+        self.search = Some(Running {
+            pos,
+            root,
+            dead_polls: 0,
+            limits,
+            pondering: go.ponder,
+            deadline,
+            stop_sent: false,
+            done,
+            silent,
+        });
         Ok(())
     }
 
@@ -388,10 +438,7 @@ impl Session {
                     };
                     let line = dialect.bestmove(&d);
                     *decision.lock().unwrap_or_else(|e| e.into_inner()) = Some(d);
-                    done.store(true, Ordering::SeqCst);
-                    if !line.is_empty() {
-                        out.line(&line);
-                    }
+                    out.final_lines(&[line], &done);
                 }
             }
         }
@@ -450,7 +497,13 @@ impl Session {
 
     /// The announcement of a search that finished since the last call (joined first).
     pub(crate) fn take_finished(&mut self) -> Option<Decision> {
-        if !self.search.as_ref().is_some_and(|r| r.done.load(Ordering::SeqCst)) {
+        let done = |s: &Self| s.search.as_ref().is_some_and(|r| r.done.load(Ordering::SeqCst));
+        if !done(self)
+            && !{
+                self.out.barrier();
+                done(self)
+            }
+        {
             return None;
         }
         self.engine.wait();
@@ -474,7 +527,10 @@ impl Session {
             None => Some(rx.recv().unwrap_or(Input::Eof)),
             Some(w) => match rx.recv_timeout(w) {
                 Ok(i) => Some(i),
-                Err(RecvTimeoutError::Timeout) => None,
+                Err(RecvTimeoutError::Timeout) => {
+                    self.check_alive();
+                    None
+                }
                 Err(RecvTimeoutError::Disconnected) => Some(Input::Eof),
             },
         }

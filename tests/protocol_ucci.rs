@@ -1,0 +1,391 @@
+//! UCCI sessions against the real binary: handshake, clocked games in seconds and in
+//! milliseconds, stop latency, pondering, draw/resign, banmoves, probe, EOF, and bad input.
+
+mod common;
+
+use chuhe::board::Position;
+use common::*;
+use std::time::{Duration, Instant};
+
+fn ucci() -> Engine {
+    Engine::handshake("ucci").0
+}
+
+#[test]
+fn handshake_advertises_options_and_usemillisec_off() {
+    let (mut e, lines) = Engine::handshake("ucci");
+    assert!(lines[0].starts_with("id name Chuhe"), "{lines:?}");
+    assert!(lines.contains(&"option usemillisec type check default false".to_string()), "{lines:?}");
+    for name in ["hashsize", "threads", "moveoverhead", "newgame"] {
+        assert!(lines.iter().any(|l| l.starts_with(&format!("option {name} type "))), "{name}: {lines:?}");
+    }
+    assert!(lines.iter().all(|l| l.starts_with("id ") || l.starts_with("option ") || l == "ucciok"), "{lines:?}");
+    assert_eq!(e.ask(""), Vec::<String>::new());
+    e.send("quit");
+    e.until(|l| l == "bye");
+    assert!(e.wait_exit(Duration::from_secs(5)).expect("exits after quit").success());
+}
+
+#[test]
+fn game_under_a_clock_in_seconds() {
+    let mut e = ucci();
+    // 8 s + 1 s per move; the GUI sends whole seconds, rounded down.
+    let used = play_clock_game(&mut e, 6, 8000, 1000, |own, opp, _| {
+        format!("go time {} increment 1 opptime {} oppincrement 1", own / 1000, opp / 1000)
+    });
+    assert_eq!(used.len(), 6);
+}
+
+#[test]
+fn game_under_a_clock_in_milliseconds() {
+    let mut e = ucci();
+    assert!(errors(&e.ask("setoption usemillisec true")).is_empty());
+    let used = play_clock_game(&mut e, 6, 3000, 200, |own, opp, _| {
+        format!("go time {own} increment 200 opptime {opp} oppincrement 200")
+    });
+    assert_eq!(used.len(), 6);
+}
+
+#[test]
+fn milliseconds_are_not_taken_for_seconds() {
+    // 1500 ms with usemillisec on must be answered well within 1.5 s.
+    let mut e = ucci();
+    e.ask("setoption usemillisec true");
+    e.send("position startpos");
+    let t = Instant::now();
+    e.send("go time 1500 movestogo 1");
+    e.search_end();
+    assert!(t.elapsed() < Duration::from_millis(1500), "took {:?}", t.elapsed());
+}
+
+#[test]
+fn stop_answers_fast_and_stray_stop_gives_nobestmove() {
+    let mut e = ucci();
+    assert_eq!(e.ask("stop"), vec!["nobestmove".to_string()]);
+    e.send("position startpos moves h2e2");
+    e.send("go infinite");
+    std::thread::sleep(Duration::from_millis(300));
+    let t = Instant::now();
+    e.send("stop");
+    let (best, _) = e.search_end();
+    let latency = t.elapsed();
+    assert!(latency < Duration::from_millis(500), "stop latency {latency:?}");
+    let mut pos = Position::startpos();
+    pos.make_move(chuhe::board::Move::parse("h2e2").unwrap());
+    assert!(pos.is_legal(best_of(&best)), "{best}");
+}
+
+#[test]
+fn commands_while_thinking() {
+    let mut e = ucci();
+    e.send("go infinite");
+    std::thread::sleep(Duration::from_millis(100));
+    // isready and probe answer during the search; go/setoption are refused with one error line.
+    assert!(e.sync().iter().all(|l| l.starts_with("info ")));
+    e.send("probe startpos");
+    let lines = e.until(|l| l.starts_with("pophash"));
+    assert!(lines.iter().all(|l| !is_search_end(l)), "{lines:?}");
+    let lines = e.ask("go depth 3");
+    assert_eq!(errors(&lines).len(), 1, "{lines:?}");
+    let lines = e.ask("setoption hashsize 32");
+    assert_eq!(errors(&lines).len(), 1, "{lines:?}");
+    e.send("stop");
+    e.search_end();
+    // Now idle: the same commands work.
+    e.send("go depth 2");
+    let (best, info) = e.search_end();
+    assert!(best.starts_with("bestmove "), "{best}");
+    assert!(errors(&info).is_empty(), "{info:?}");
+}
+
+#[test]
+fn ponder_then_ponderhit() {
+    let mut e = ucci();
+    e.send("position startpos moves h2e2");
+    e.send("go ponder time 2 increment 0");
+    e.silent_for(Duration::from_millis(400), "pondering");
+    let t = Instant::now();
+    e.send("ponderhit");
+    let (best, _) = e.search_end();
+    assert!(best.starts_with("bestmove "), "{best}");
+    assert!(t.elapsed() < Duration::from_millis(2000), "used {:?} of 2 s", t.elapsed());
+}
+
+#[test]
+fn ponder_then_stop_then_new_position() {
+    let mut e = ucci();
+    e.send("position startpos moves h2e2");
+    e.send("go ponder time 60");
+    e.silent_for(Duration::from_millis(300), "pondering");
+    let t = Instant::now();
+    e.send("stop");
+    e.search_end();
+    assert!(t.elapsed() < Duration::from_millis(500), "stop latency {:?}", t.elapsed());
+    e.send("position startpos moves h2e2 b9c7");
+    e.send("go depth 2");
+    let (best, _) = e.search_end();
+    let mut pos = Position::from_fen("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1").unwrap();
+    for m in ["h2e2", "b9c7"] {
+        pos.make_move(chuhe::board::Move::parse(m).unwrap());
+    }
+    assert!(pos.is_legal(best_of(&best)), "{best}");
+}
+
+#[test]
+fn draw_offers_are_accepted_only_when_worse() {
+    let mut e = ucci();
+    e.send(&format!("position fen {WINNING_FEN}"));
+    e.send("go draw depth 3");
+    let (best, _) = e.search_end();
+    assert!(!best.contains("draw"), "accepted a draw when winning: {best}");
+    e.send(&format!("position fen {MATED_IN_ONE_FEN}"));
+    e.send("go draw depth 3");
+    let (best, _) = e.search_end();
+    assert!(best.ends_with(" draw"), "lost position, draw offered: {best}");
+    // ponderhit draw: the offer comes with the ponderhit.
+    e.send("go ponder depth 3");
+    e.silent_for(Duration::from_millis(200), "pondering");
+    e.send("ponderhit draw");
+    let (best, _) = e.search_end();
+    assert!(best.ends_with(" draw"), "{best}");
+    // The offer lasted one search only.
+    e.send("go depth 3");
+    let (best, _) = e.search_end();
+    assert!(!best.contains("draw"), "{best}");
+}
+
+#[test]
+fn resigns_only_after_two_hopeless_searches() {
+    let mut e = ucci();
+    e.send(&format!("position fen {MATED_IN_ONE_FEN}"));
+    e.send("go depth 3");
+    let (first, _) = e.search_end();
+    assert!(!first.contains("resign"), "{first}");
+    e.send("go depth 3");
+    let (second, _) = e.search_end();
+    assert!(second.ends_with(" resign"), "{second}");
+    e.ask("setoption newgame");
+    e.send("go depth 3");
+    let (third, _) = e.search_end();
+    assert!(!third.contains("resign"), "newgame resets the history: {third}");
+    e.send("position startpos");
+    for _ in 0..2 {
+        e.send("go depth 2");
+        let (b, _) = e.search_end();
+        assert!(!b.contains("resign"), "{b}");
+    }
+}
+
+#[test]
+fn banmoves_restrict_the_root_until_the_next_position() {
+    let mut e = ucci();
+    let legal = Position::startpos().legal_moves();
+    let keep = legal.iter().copied().find(|m| m.to_string() == "a3a4").unwrap();
+    let banned: Vec<String> = legal.iter().filter(|&&m| m != keep).map(|m| m.to_string()).collect();
+    assert!(errors(&e.ask(&format!("banmoves {}", banned.join(" ")))).is_empty());
+    e.send("go depth 2");
+    assert_eq!(e.search_end().0, "bestmove a3a4");
+    // An illegal move in banmoves: one error, the previous ban stays.
+    let lines = e.ask("banmoves a3a4 e0e2");
+    assert_eq!(errors(&lines).len(), 1, "{lines:?}");
+    assert!(lines[0].contains("e0e2"), "{lines:?}");
+    e.send("go depth 1");
+    assert_eq!(e.search_end().0, "bestmove a3a4");
+    // Everything banned: nobestmove.
+    e.ask(&format!("banmoves {}", legal.iter().map(|m| m.to_string()).collect::<Vec<_>>().join(" ")));
+    e.send("go depth 1");
+    assert_eq!(e.search_end().0, "nobestmove");
+    // A new position clears the ban.
+    e.send("position startpos");
+    e.send("go depth 1");
+    assert!(e.search_end().0.starts_with("bestmove "));
+}
+
+#[test]
+fn probe_answers_pophash() {
+    let mut e = ucci();
+    e.send("go depth 3");
+    e.search_end();
+    e.send("probe startpos");
+    let l = e.until(|l| l.starts_with("pophash")).pop().unwrap();
+    let words: Vec<&str> = l.split_whitespace().collect();
+    assert!(words.len() == 1 || ["bestmove", "lowerbound", "upperbound"].contains(&words[1]), "{l}");
+    let lines = e.ask("probe fen bad");
+    assert_eq!(errors(&lines).len(), 1, "{lines:?}");
+}
+
+#[test]
+fn no_legal_move_gives_nobestmove() {
+    let mut e = ucci();
+    e.send(&format!("position fen {CHECKMATED_FEN}"));
+    e.send("go depth 3");
+    assert_eq!(e.search_end().0, "nobestmove");
+}
+
+#[test]
+fn go_before_position_searches_the_start() {
+    let mut e = ucci();
+    e.send("go depth 2");
+    let (best, _) = e.search_end();
+    assert!(Position::startpos().is_legal(best_of(&best)), "{best}");
+}
+
+#[test]
+fn eof_while_thinking_exits_promptly() {
+    let mut e = ucci();
+    e.send("go infinite");
+    std::thread::sleep(Duration::from_millis(200));
+    e.close_stdin();
+    let status = e.wait_exit(Duration::from_secs(3)).expect("exits on EOF");
+    assert!(status.success());
+}
+
+#[test]
+fn eof_while_idle_exits() {
+    let mut e = ucci();
+    e.close_stdin();
+    assert!(e.wait_exit(Duration::from_secs(3)).expect("exits on EOF").success());
+}
+
+#[test]
+fn bad_fen_and_bad_moves_leave_the_position_alone() {
+    let mut e = ucci();
+    e.send("position startpos moves h2e2");
+    let before = e.fen();
+    for (line, needle) in [
+        ("position fen rnbakabnr/9/1c5c1 w - - 0 1", "FEN"),
+        ("position fen", "FEN"),
+        ("position fen rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNX w - - 0 1", "FEN"),
+        ("position startpos moves h2e2 h9g7 h0h9 b0c2", "'h0h9' (move 3 of 4)"),
+        ("position startpos moves h2e2 xx b0c2", "'xx' (move 2)"),
+        ("position startpos moves h2e2 h2e2", "'h2e2' (move 2 of 2)"),
+        ("position middle", "startpos"),
+        ("position startpos h2e2", "moves"),
+        ("position", "startpos"),
+    ] {
+        let lines = e.ask(line);
+        assert_eq!(errors(&lines).len(), 1, "{line}: {lines:?}");
+        assert!(lines[0].contains(needle), "{line}: {lines:?}");
+        assert_eq!(e.fen(), before, "{line} changed the position");
+    }
+}
+
+#[test]
+fn bad_commands_and_numbers_get_one_error_line() {
+    let mut e = ucci();
+    for line in [
+        "frobnicate",
+        "go depth",
+        "go depth ten",
+        "go nodes -5",
+        "go time",
+        "go time soon",
+        "go increment",
+        "go movestogo x",
+        "go ponder draw depth 2",
+        "go sideways",
+        "go perft",
+        "go perft 99",
+        "setoption hashsize lots",
+        "setoption hashsize -1",
+        "setoption usemillisec perhaps",
+        "setoption",
+        "banmoves zz",
+        "ponderhit",
+        "ponderhit now",
+        "isready now",
+        "uci",
+    ] {
+        let lines = e.ask(line);
+        assert_eq!(errors(&lines).len(), 1, "{line}: {lines:?}");
+        assert_eq!(lines.len(), 1, "{line}: {lines:?}");
+    }
+    // Options the engine never advertised are accepted silently; out-of-range ones are clamped.
+    assert!(e.ask("setoption bookfiles a.obk;b.obk").is_empty());
+    let lines = e.ask("setoption hashsize 100000000");
+    assert!(lines.len() == 1 && lines[0].contains("out of range"), "{lines:?}");
+    // The engine still works.
+    e.send("go depth 1");
+    assert!(e.search_end().0.starts_with("bestmove"));
+}
+
+#[test]
+fn negative_and_huge_times() {
+    let mut e = ucci();
+    let t = Instant::now();
+    e.send("go time -5 increment -1");
+    let (best, _) = e.search_end();
+    assert!(best.starts_with("bestmove "), "{best}");
+    assert!(t.elapsed() < Duration::from_millis(1000), "{:?}", t.elapsed());
+    e.send("go time 999999999999999999999999 increment 99999999999999 opptime 1e300");
+    std::thread::sleep(Duration::from_millis(200));
+    e.send("stop");
+    assert!(e.search_end().0.starts_with("bestmove "));
+    e.ask("setoption usemillisec true");
+    e.send("go time 99999999999999999999999999999 movestogo 1");
+    std::thread::sleep(Duration::from_millis(200));
+    e.send("stop");
+    assert!(e.search_end().0.starts_with("bestmove "));
+}
+
+#[test]
+fn empty_lines_crlf_and_bad_bytes() {
+    let mut e = Engine::start();
+    e.send_raw(b"\r\n\n   \r\nucci\r\n");
+    e.until(|l| l == "ucciok");
+    e.send_raw(b"position startpos moves h2e2\r\n\r\nisready\r\n");
+    e.until(|l| l == "readyok");
+    assert!(errors(&e.log).is_empty(), "{:?}", e.log);
+    assert!(e.fen().contains("1C2C4"), "the CRLF position was applied");
+    e.send_raw(b"\xff\xfe garbage\n");
+    let lines = e.sync();
+    assert_eq!(errors(&lines).len(), 1, "{lines:?}");
+    e.send_raw(b"go depth 1\r\n");
+    assert!(e.search_end().0.starts_with("bestmove "));
+}
+
+#[test]
+fn ten_thousand_move_position_is_fast() {
+    let mut e = ucci();
+    let line = format!("position startpos moves {}", shuffle_moves(10_000));
+    let t = Instant::now();
+    let lines = e.ask(&line);
+    let took = t.elapsed();
+    assert!(errors(&lines).is_empty(), "{lines:?}");
+    assert!(took < Duration::from_secs(2), "{took:?}");
+    let d = e.ask("d");
+    assert!(d.contains(&"moves since the FEN 10000".to_string()), "{d:?}");
+    e.send("go depth 2");
+    let (best, _) = e.search_end();
+    assert!(Position::startpos().is_legal(best_of(&best)), "{best}");
+    // An illegal move at the very end: reported with its index, nothing applied.
+    let bad = format!("position startpos moves {} a0a9", shuffle_moves(10_000));
+    let lines = e.ask(&bad);
+    assert!(lines.len() == 1 && lines[0].contains("'a0a9' (move 10001 of 10001)"), "{lines:?}");
+    assert!(e.ask("d").contains(&"moves since the FEN 10000".to_string()));
+}
+
+#[test]
+fn boot_rejects_other_words_and_xboard_is_a_hook() {
+    let mut e = Engine::start();
+    e.send("isready");
+    let l = e.recv(WAIT).expect("a reply");
+    assert!(l.starts_with("info string error:"), "{l}");
+    e.send("xboard");
+    let l = e.recv(WAIT).expect("a reply");
+    assert!(l.starts_with("Error"), "{l}");
+    e.send("ucci");
+    e.until(|l| l == "ucciok");
+}
+
+#[test]
+fn debugging_commands() {
+    let mut e = ucci();
+    let lines = e.ask("go perft 2");
+    assert_eq!(lines.len(), 45, "{lines:?}");
+    assert!(lines[44].starts_with("nodes 1920 "), "{lines:?}");
+    let lines = e.ask("eval");
+    assert!(lines.iter().any(|l| l.starts_with("evaluate")), "{lines:?}");
+    e.send(&format!("position fen {MATED_IN_ONE_FEN}"));
+    assert_eq!(e.fen(), MATED_IN_ONE_FEN);
+}

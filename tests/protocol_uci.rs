@@ -1,0 +1,267 @@
+//! UCI sessions against the real binary: handshake and options, a clocked game, stop latency,
+//! pondering, searchmoves, MultiPV, no-move, EOF, and bad input.
+
+mod common;
+
+use chuhe::board::{Move, Position};
+use common::*;
+use std::time::{Duration, Instant};
+
+fn uci() -> Engine {
+    Engine::handshake("uci").0
+}
+
+#[test]
+fn handshake_and_options() {
+    let (mut e, lines) = Engine::handshake("uci");
+    assert!(lines[0].starts_with("id name Chuhe"), "{lines:?}");
+    for name in ["Hash", "Threads", "Clear Hash", "Ponder", "MultiPV", "Move Overhead"] {
+        assert!(lines.iter().any(|l| l.starts_with(&format!("option name {name} type "))), "{name}: {lines:?}");
+    }
+    assert_eq!(lines.iter().filter(|l| l.starts_with("option ")).count(), 6, "{lines:?}");
+    for ok in [
+        "setoption name Hash value 32",
+        "setoption name threads value 2",
+        "setoption name Clear Hash",
+        "setoption name Ponder value true",
+        "setoption name MultiPV value 2",
+        "setoption name Move Overhead value 50",
+        "ucinewgame",
+    ] {
+        assert_eq!(e.ask(ok), Vec::<String>::new(), "{ok}");
+    }
+    let lines = e.ask("setoption name Hash value 99999999");
+    assert!(lines.len() == 1 && lines[0].starts_with("info string") && lines[0].contains("out of range"), "{lines:?}");
+    let lines = e.ask("setoption name Threads value 0");
+    assert!(lines.len() == 1 && lines[0].contains("out of range"), "{lines:?}");
+    for bad in [
+        "setoption name Threads value many",
+        "setoption name Ponder value sometimes",
+        "setoption name Hash",
+        "setoption name NoSuchOption value 1",
+        "setoption Hash 16",
+        "setoption name",
+    ] {
+        let lines = e.ask(bad);
+        assert_eq!(errors(&lines).len(), 1, "{bad}: {lines:?}");
+    }
+    e.send("quit");
+    assert!(e.wait_exit(Duration::from_secs(5)).expect("exits after quit").success());
+    assert!(!e.log.contains(&"bye".to_string()), "UCI has no bye");
+}
+
+#[test]
+fn game_under_a_clock() {
+    let mut e = uci();
+    e.ask("ucinewgame");
+    let used = play_clock_game(&mut e, 6, 3000, 100, |own, opp, red| {
+        let (w, b) = if red { (own, opp) } else { (opp, own) };
+        format!("go wtime {w} btime {b} winc 100 binc 100")
+    });
+    assert_eq!(used.len(), 6);
+}
+
+#[test]
+fn the_movers_clock_is_used() {
+    // Black to move with 400 ms while Red has an hour: Black's clock must govern.
+    let mut e = uci();
+    e.send("position startpos moves h2e2");
+    let t = Instant::now();
+    e.send("go wtime 3600000 btime 400 movestogo 1");
+    e.search_end();
+    assert!(t.elapsed() < Duration::from_millis(400), "{:?}", t.elapsed());
+}
+
+#[test]
+fn movetime_is_respected() {
+    let mut e = uci();
+    let t = Instant::now();
+    e.send("go movetime 300");
+    let (best, _) = e.search_end();
+    assert!(best.starts_with("bestmove "), "{best}");
+    assert!(t.elapsed() < Duration::from_millis(1000), "{:?}", t.elapsed());
+}
+
+#[test]
+fn stop_latency_and_info_lines() {
+    let mut e = uci();
+    e.send("position startpos");
+    e.send("go infinite");
+    std::thread::sleep(Duration::from_millis(300));
+    let t = Instant::now();
+    e.send("stop");
+    let (best, info) = e.search_end();
+    let latency = t.elapsed();
+    assert!(latency < Duration::from_millis(500), "stop latency {latency:?}");
+    assert!(Position::startpos().is_legal(best_of(&best)), "{best}");
+    let pv = info.iter().find(|l| l.contains(" pv ")).expect("an info pv line");
+    for key in ["depth", "seldepth", "multipv", "score", "nodes", "nps", "hashfull", "time"] {
+        assert!(word_after(pv, key).is_some(), "{key} missing: {pv}");
+    }
+    assert!(matches!(word_after(pv, "score"), Some("cp") | Some("mate")), "{pv}");
+    // A stop while idle says nothing in UCI.
+    assert_eq!(e.ask("stop"), Vec::<String>::new());
+}
+
+#[test]
+fn ponder_then_ponderhit() {
+    let mut e = uci();
+    e.ask("setoption name Ponder value true");
+    e.send("position startpos moves h2e2 h9g7");
+    e.send("go ponder wtime 2000 btime 2000");
+    e.silent_for(Duration::from_millis(400), "pondering");
+    let t = Instant::now();
+    e.send("ponderhit");
+    let (best, _) = e.search_end();
+    assert!(best.starts_with("bestmove "), "{best}");
+    assert!(t.elapsed() < Duration::from_millis(2000), "{:?}", t.elapsed());
+}
+
+#[test]
+fn ponder_then_stop_then_new_position() {
+    let mut e = uci();
+    e.send("position startpos moves h2e2 h9g7");
+    e.send("go ponder wtime 60000 btime 60000");
+    e.silent_for(Duration::from_millis(300), "pondering");
+    let t = Instant::now();
+    e.send("stop");
+    let (best, _) = e.search_end();
+    assert!(best.starts_with("bestmove "), "{best}");
+    assert!(t.elapsed() < Duration::from_millis(500), "{:?}", t.elapsed());
+    e.send("position startpos moves h2e2 b9c7");
+    e.send("go depth 2");
+    let (best, _) = e.search_end();
+    let mut pos = Position::startpos();
+    pos.make_move(Move::parse("h2e2").unwrap());
+    pos.make_move(Move::parse("b9c7").unwrap());
+    assert!(pos.is_legal(best_of(&best)), "{best}");
+    assert!(e.ask("ponderhit").iter().all(|l| l.starts_with("info string error:")));
+}
+
+#[test]
+fn searchmoves_restrict_the_root() {
+    let mut e = uci();
+    e.send("go depth 3 searchmoves a3a4");
+    assert_eq!(best_of(&e.search_end().0).to_string(), "a3a4");
+    e.send("go searchmoves i3i4 a3a4 depth 2");
+    let b = best_of(&e.search_end().0).to_string();
+    assert!(b == "i3i4" || b == "a3a4", "{b}");
+    let lines = e.ask("go depth 2 searchmoves a3a5");
+    assert_eq!(errors(&lines).len(), 1, "illegal searchmove: {lines:?}");
+    let lines = e.ask("go depth 2 searchmoves a3");
+    assert_eq!(errors(&lines).len(), 1, "malformed searchmove: {lines:?}");
+}
+
+#[test]
+fn multipv_lines_are_numbered() {
+    let mut e = uci();
+    e.ask("setoption name MultiPV value 3");
+    e.send("go depth 3");
+    let (best, info) = e.search_end();
+    assert!(best.starts_with("bestmove "), "{best}");
+    let pvs: Vec<&String> = info.iter().filter(|l| l.contains(" pv ")).collect();
+    assert!(!pvs.is_empty(), "{info:?}");
+    for l in pvs {
+        let k: u32 = word_after(l, "multipv").expect("multipv").parse().unwrap();
+        assert!((1..=3).contains(&k), "{l}");
+    }
+}
+
+#[test]
+fn mate_search_and_no_legal_move() {
+    let mut e = uci();
+    e.send(&format!("position fen {CHECKMATED_FEN}"));
+    e.send("go depth 3");
+    assert_eq!(e.search_end().0, "bestmove (none)");
+    e.send(&format!("position fen {MATED_IN_ONE_FEN}"));
+    e.send("go depth 3");
+    let (best, info) = e.search_end();
+    assert!(best.starts_with("bestmove "), "{best}");
+    let last = info.iter().rev().find(|l| l.contains(" score ")).expect("an info line");
+    assert_eq!(word_after(last, "mate"), Some("-1"), "{last}");
+    e.send("go mate 1");
+    assert!(e.search_end().0.starts_with("bestmove "));
+}
+
+#[test]
+fn eof_while_thinking_exits_promptly() {
+    let mut e = uci();
+    e.send("go infinite");
+    std::thread::sleep(Duration::from_millis(200));
+    e.close_stdin();
+    assert!(e.wait_exit(Duration::from_secs(3)).expect("exits on EOF").success());
+}
+
+#[test]
+fn quit_while_thinking_exits() {
+    let mut e = uci();
+    e.send("go infinite");
+    std::thread::sleep(Duration::from_millis(200));
+    e.send("quit");
+    assert!(e.wait_exit(Duration::from_secs(3)).expect("exits on quit").success());
+}
+
+#[test]
+fn bad_input_gets_one_error_line() {
+    let mut e = uci();
+    e.send("position startpos moves h2e2");
+    let before = e.fen();
+    for line in [
+        "position fen 9/9/9 w",
+        "position fen rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1 moves h2e2 h2e2",
+        "position startpos moves h2e2 b9c7 h0g2 c9e7 x",
+        "xyzzy",
+        "go wtime",
+        "go btime nope",
+        "go depth -1",
+        "go movetime later",
+        "go mate",
+        "go sideways",
+        "banmoves h2e2",
+        "isready please",
+    ] {
+        let lines = e.ask(line);
+        assert_eq!(errors(&lines).len(), 1, "{line}: {lines:?}");
+        assert_eq!(lines.len(), 1, "{line}: {lines:?}");
+        assert_eq!(e.fen(), before, "{line}");
+    }
+    let lines = e.ask("position startpos moves h2e2 b9c7 h0g2 c9e7 i0i5");
+    assert!(lines[0].contains("'i0i5' (move 5 of 5)"), "{lines:?}");
+    // Negative clock: answer at once.
+    let t = Instant::now();
+    e.send("go wtime -1000 btime -1000");
+    assert!(e.search_end().0.starts_with("bestmove "));
+    assert!(t.elapsed() < Duration::from_millis(1000), "{:?}", t.elapsed());
+    // Huge clock: searches until stopped, no overflow.
+    e.send("go wtime 99999999999999999999999 btime 99999999999999999999999 winc 99999999999999999999");
+    std::thread::sleep(Duration::from_millis(200));
+    e.send("stop");
+    assert!(e.search_end().0.starts_with("bestmove "));
+}
+
+#[test]
+fn crlf_empty_lines_and_a_long_game_line() {
+    let mut e = Engine::start();
+    e.send_raw(b"\r\nuci\r\n\r\n");
+    e.until(|l| l == "uciok");
+    let line = format!("position startpos moves {}\r\n", shuffle_moves(10_000));
+    let t = Instant::now();
+    e.send_raw(line.as_bytes());
+    let lines = e.sync();
+    assert!(errors(&lines).is_empty(), "{lines:?}");
+    assert!(t.elapsed() < Duration::from_secs(2), "{:?}", t.elapsed());
+    e.send("go depth 2");
+    let (best, _) = e.search_end();
+    assert!(Position::startpos().is_legal(best_of(&best)), "{best}");
+}
+
+#[test]
+fn debugging_commands() {
+    let mut e = uci();
+    let lines = e.ask("go perft 3");
+    assert!(lines.last().unwrap().starts_with("nodes 79666 "), "{lines:?}");
+    let d = e.ask("d");
+    assert!(d.iter().any(|l| l.starts_with("fen rnbakabnr/9/1c5c1")), "{d:?}");
+    let ev = e.ask("eval");
+    assert!(ev.iter().any(|l| l.starts_with("material")), "{ev:?}");
+}
