@@ -92,7 +92,8 @@ impl Dialect for Xboard {
         true
     }
 
-    /// The stateless CECP commands, as shared commands: `option`, `memory`, `cores`, `quit`.
+    /// The stateless CECP commands, as shared commands: `option`, `memory`, `cores`, `quit`
+    /// (and `d`, `eval` for debugging).
     /// Everything else is stateful and handled by the CECP loop.
     fn parse(&self, line: &str, _opts: &Options) -> Result<Command, String> {
         let mut w = Words::new(line);
@@ -113,6 +114,9 @@ impl Dialect for Xboard {
             "memory" => Ok(Command::SetOption { name: "Hash".into(), value: Some(w.count("memory")?.to_string()) }),
             "cores" => Ok(Command::SetOption { name: "Threads".into(), value: Some(w.count("cores")?.to_string()) }),
             "quit" => Ok(Command::Quit),
+            // Debugging extras shared with the other dialects.
+            "d" => Ok(Command::Display),
+            "eval" => Ok(Command::Eval),
             other => Err(format!("unknown command '{}'", clip(other))),
         }
     }
@@ -591,10 +595,10 @@ impl Cecp {
             _ => match self.x.parse(line, self.s.options()) {
                 Ok(c) => {
                     let restart = self.analyzing && matches!(c, Command::SetOption { .. });
-                    if matches!(c, Command::Quit) {
-                        self.halt();
-                    } else {
-                        self.halt_for_option();
+                    match c {
+                        Command::Quit => self.halt(),
+                        Command::SetOption { .. } => self.halt_for_option(),
+                        _ => self.cancel_ponder(),
                     }
                     let flow = self.s.execute(c);
                     if restart {
