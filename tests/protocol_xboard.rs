@@ -181,8 +181,7 @@ fn usermove_gets_a_reply_and_force_undo_remove_rewind() {
     e.send("go");
     let (m1, _) = engine_move(&mut e);
     assert!(Position::startpos().is_legal(m1), "{m1}");
-    // `playother`: the engine takes the side not to move (Red again after our Black move? no:
-    // after m1 Black is to move; playother makes the engine Red, so our Black move gets a reply).
+    // After m1 Black is to move; `playother` makes the engine Red, so our Black move gets a reply.
     ask(&mut e, "force");
     ask(&mut e, "playother");
     e.send("usermove h9g7");
@@ -200,6 +199,10 @@ fn setboard_and_claims() {
     let fen_in = "4k4/9/9/9/9/R7R/9/9/9/3K5 w - - 0 1";
     assert!(ask(&mut e, &format!("setboard {fen_in}")).is_empty());
     assert_eq!(fen(&mut e), fen_in);
+    // XBoard 4.9's own form: H/E letters and four fields (board side halfmove fullmove).
+    assert!(ask(&mut e, "setboard rheakaehr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C4HC1/9/RHEAKAE1R b 3 9").is_empty());
+    assert_eq!(fen(&mut e), "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C4NC1/9/RNBAKAB1R b - - 3 9");
+    assert!(ask(&mut e, &format!("setboard {fen_in}")).is_empty());
     // A bad FEN is refused CECP-style and the position stays.
     let l = ask(&mut e, "setboard rnbakabnr/9/9 w");
     assert!(l.len() == 1 && l[0].starts_with("tellusererror Illegal position"), "{l:?}");

@@ -69,6 +69,17 @@ pub fn claim(v: &Verdict) -> String {
     format!("{} {{{}}}", v.result, v.reason)
 }
 
+/// XBoard 4.9 writes xiangqi FENs with four fields, `board side halfmove fullmove` (no
+/// castling and en-passant fields); this puts the two `-` back so the counters are read.
+pub fn normalize_fen(fen: &str) -> String {
+    let f: Vec<&str> = fen.split_whitespace().collect();
+    if f.len() == 4 && parse_count(f[2]).is_some() && parse_count(f[3]).is_some() {
+        format!("{} {} - - {} {}", f[0], f[1], f[2], f[3])
+    } else {
+        f.join(" ")
+    }
+}
+
 /// `level` base time: minutes, or `minutes:seconds`; in ms.
 fn parse_base(w: &str) -> Option<u64> {
     match w.split_once(':') {
@@ -446,7 +457,7 @@ impl Cecp {
     }
 
     fn setboard(&mut self, fen: &str) {
-        match Position::from_fen(fen) {
+        match Position::from_fen(&normalize_fen(fen)) {
             Ok(p) => {
                 self.halt();
                 self.s.set_game(Game::new(p));
@@ -631,6 +642,16 @@ mod tests {
         assert_eq!(cecp_score(Score::Cp(-35)), -35);
         assert_eq!(cecp_score(Score::Mate(3)), 100_003);
         assert_eq!(cecp_score(Score::Mate(-2)), -100_002);
+    }
+
+    #[test]
+    fn xboard_fens() {
+        let xb = "rheakaehr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C4HC1/9/RHEAKAE1R b 7 12";
+        assert_eq!(normalize_fen(xb), "rheakaehr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C4HC1/9/RHEAKAE1R b - - 7 12");
+        let p = Position::from_fen(&normalize_fen(xb)).unwrap();
+        assert_eq!((p.halfmove_clock(), p.fullmove_number()), (7, 12));
+        assert_eq!(normalize_fen("4k4/9/9/9/9/9/9/9/9/4K4  w - - 0 1"), "4k4/9/9/9/9/9/9/9/9/4K4 w - - 0 1");
+        assert_eq!(normalize_fen("4k4/9/9/9/9/9/9/9/9/4K4 w"), "4k4/9/9/9/9/9/9/9/9/4K4 w");
     }
 
     #[test]
