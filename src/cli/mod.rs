@@ -24,7 +24,7 @@ pub fn run(args: &[String]) -> ExitCode {
             println!("{USAGE}");
             Ok(())
         }
-        other => Err(format!("unknown subcommand '{other}'\n{USAGE}")),
+        other => Err(format!("unknown subcommand '{other}' (try 'chuhe help')")),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
