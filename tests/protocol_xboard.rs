@@ -4,6 +4,7 @@
 mod common;
 
 use chuhe::board::{Move, Position};
+use chuhe::rules::{Game, GameResult};
 use common::{Engine, CHECKMATED_FEN, WAIT};
 use std::time::{Duration, Instant};
 
@@ -103,6 +104,7 @@ fn a_game_under_a_clock_in_centiseconds() {
         sync(e, 1);
     }
     let mut pos = Position::startpos();
+    let mut game = Game::new(pos.clone());
     let mut clock = [base_cs, base_cs];
     let mut thinking_lines = 0;
     let mut last_move: Option<Move> = None;
@@ -122,8 +124,8 @@ fn a_game_under_a_clock_in_centiseconds() {
         thinking_lines += lines.iter().filter(|l| is_thinking(l)).count();
         assert!(lines[..lines.len() - 1].iter().all(|l| is_thinking(l)), "ply {ply}: unexpected output {lines:?}");
         if last.contains(" {") {
-            let v = chuhe::rules::Game::new(pos.clone()).verdict();
-            assert!(v.is_some(), "ply {ply}: claim '{last}' but the game goes on");
+            let v = game.verdict().unwrap_or_else(|| panic!("ply {ply}: claim '{last}' but the game goes on"));
+            assert_eq!(last, format!("{} {{{}}}", v.result, v.reason), "ply {ply}");
             break;
         }
         clock[me] -= used;
@@ -132,6 +134,7 @@ fn a_game_under_a_clock_in_centiseconds() {
         let m = Move::parse(last.strip_prefix("move ").unwrap()).unwrap();
         assert!(pos.is_legal(m), "ply {ply}: illegal {m} in {}", pos.to_fen());
         pos.make_move(m);
+        game.play(m).unwrap();
         last_move = Some(m);
     }
     assert!(thinking_lines > 0, "post is on: thinking output expected");
@@ -216,7 +219,9 @@ fn setboard_and_claims() {
     ask(&mut e, &format!("setboard {CHECKMATED_FEN}"));
     e.send("go");
     let l = e.until(|l| l.contains('{') || l.starts_with("move"));
-    assert_eq!(l.last().map(String::as_str), Some("0-1 {Red is checkmated}"));
+    let v = Game::new(Position::from_fen(CHECKMATED_FEN).unwrap()).verdict().expect("mated");
+    assert_eq!(v.result, GameResult::BlackWins);
+    assert_eq!(l.last().cloned(), Some(format!("0-1 {{{}}}", v.reason)));
     // The game is over: a further usermove in the mated position is illegal (no legal moves).
     let l = ask(&mut e, "usermove e2e1");
     assert_eq!(l, vec!["Illegal move: e2e1".to_string()]);
@@ -228,13 +233,18 @@ fn engine_claims_the_mate_it_gives() {
     let (mut e, _) = xboard();
     ask(&mut e, "new");
     ask(&mut e, "force");
-    ask(&mut e, "setboard 3k5/r8/9/9/5r3/9/9/4K4/9/9 b - - 0 1");
+    let fen_in = "3k5/r8/9/9/5r3/9/9/4K4/9/9 b - - 0 1";
+    ask(&mut e, &format!("setboard {fen_in}"));
     ask(&mut e, "sd 3");
     e.send("go");
     let lines = e.until(|l| l.contains('{'));
     let n = lines.len();
     assert!(n >= 2 && lines[n - 2].starts_with("move "), "{lines:?}");
-    assert_eq!(lines[n - 1], "0-1 {Red is checkmated}");
+    let mut game = Game::new(Position::from_fen(fen_in).unwrap());
+    game.play(Move::parse(&lines[n - 2][5..]).unwrap()).expect("legal");
+    let v = game.verdict().expect("the engine mates in one");
+    assert_eq!(v.result, GameResult::BlackWins);
+    assert_eq!(lines[n - 1], format!("0-1 {{{}}}", v.reason));
 }
 
 #[test]
@@ -349,17 +359,50 @@ fn pondering_keeps_the_game_straight() {
     }
     sync(&mut e, 1);
     let mut pos = Position::startpos();
-    for ply in 0..6 {
-        // Our (Red) move: the first legal move, or the engine's expected reply when it has one.
-        let m = pos.legal_moves()[ply % 3];
+    let mut predicted: Option<Move> = None;
+    let (mut hits, mut misses) = (0, 0);
+    for ply in 0..8 {
+        // Our (Red) move: alternately the reply the engine expects (a ponder hit) and another.
+        let legal = pos.legal_moves();
+        let other = legal.iter().copied().find(|&m| Some(m) != predicted).unwrap_or(legal[0]);
+        let m = match predicted {
+            Some(p) if ply % 2 == 0 => {
+                hits += 1;
+                p
+            }
+            Some(_) => {
+                misses += 1;
+                other
+            }
+            None => other,
+        };
         pos.make_move(m);
         e.send(&format!("usermove {m}"));
         let (reply, lines) = engine_move(&mut e);
         assert!(pos.is_legal(reply), "ply {ply}: {reply} in {}; {lines:?}", pos.to_fen());
         pos.make_move(reply);
-        sync(&mut e, 10 + ply as u32);
-        assert_eq!(fen(&mut e).split(' ').next(), pos.to_fen().split(' ').next(), "ply {ply}");
+        if !pos.has_legal_move() {
+            break;
+        }
+        // The engine's expected reply: the second move of its last principal variation.
+        let pv: Vec<Move> = lines
+            .iter()
+            .rev()
+            .find(|l| is_thinking(l))
+            .map(|l| l.split_whitespace().skip(4).map(|w| Move::parse(w).unwrap()).collect())
+            .unwrap_or_default();
+        predicted = pv.get(1).copied().filter(|&p| pv[0] == reply && pos.is_legal(p));
+        // While it waits for our move it ponders on that reply, thinking aloud (post).
+        std::thread::sleep(Duration::from_millis(100));
+        let meanwhile = sync(&mut e, 10 + ply as u32);
+        if predicted.is_some() {
+            assert!(meanwhile.iter().any(|l| is_thinking(l)), "ply {ply}: no ponder output {meanwhile:?}");
+        }
+        assert!(!meanwhile.iter().any(|l| l.starts_with("move")), "ply {ply}: moved while pondering");
     }
+    ask(&mut e, "force");
+    assert_eq!(fen(&mut e).split(' ').next(), pos.to_fen().split(' ').next());
+    eprintln!("ponder hits {hits}, misses {misses}");
 }
 
 #[test]
