@@ -225,6 +225,21 @@ fn setboard_and_claims() {
     // The game is over: a further usermove in the mated position is illegal (no legal moves).
     let l = ask(&mut e, "usermove e2e1");
     assert_eq!(l, vec!["Illegal move: e2e1".to_string()]);
+    // A drawn position (no attacking pieces): before any move the engine plays on rather than
+    // claim (XBoard would call that claim false); once moves were played, it claims the draw.
+    let drawn = "4k4/4a4/9/9/9/9/9/9/4A4/3K5 w - - 0 1";
+    ask(&mut e, &format!("setboard {drawn}"));
+    e.send("go");
+    let (m, _) = engine_move(&mut e);
+    let mut game = Game::new(Position::from_fen(drawn).unwrap());
+    assert!(game.verdict().is_some_and(|v| v.result == GameResult::Draw), "the position is a rules draw");
+    game.play(m).unwrap();
+    let reply = game.position().legal_moves()[0];
+    game.play(reply).unwrap();
+    e.send(&format!("usermove {reply}"));
+    let l = e.until(|l| l.contains('{') || l.starts_with("move"));
+    let v = game.verdict().expect("still a draw");
+    assert_eq!(l.last().cloned(), Some(format!("1/2-1/2 {{{}}}", v.reason)));
 }
 
 #[test]

@@ -11,7 +11,7 @@ use super::policy::Decision;
 use super::session::{Flow, Session};
 use super::{Dialect, Input, Output, ENGINE_NAME};
 use crate::board::{Color, Move, Position};
-use crate::rules::{Game, Verdict};
+use crate::rules::{Game, GameResult, Verdict};
 use crate::search::{Info, ProbeInfo, Score};
 
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -347,9 +347,13 @@ impl Cecp {
         go
     }
 
-    /// Our turn: claim a finished game, else think.
+    /// Our turn: claim a finished game, else think. A draw is not claimed before any move has
+    /// been played from the start position: XBoard judges claims by the status it computes for
+    /// positions reached by moves, so it would call such a claim false (seen with XBoard
+    /// 4.9.1); the engine plays on and XBoard adjudicates after the move.
     fn think(&mut self) {
-        if let Some(v) = self.s.game().verdict() {
+        let game = self.s.game();
+        if let Some(v) = game.verdict().filter(|v| v.result != GameResult::Draw || !game.moves().is_empty()) {
             self.out(&claim(&v));
             self.game_over = true;
             return;
