@@ -64,7 +64,7 @@ pub fn cecp_score(s: Score) -> i32 {
     }
 }
 
-/// A claim line: `1-0 {Black is checkmated}`.
+/// A claim line: `1-0 {Black loses: checkmate}`.
 pub fn claim(v: &Verdict) -> String {
     format!("{} {{{}}}", v.result, v.reason)
 }
