@@ -514,8 +514,10 @@ impl Cecp {
                 self.out(&format!("stat01: {} {} {} {left} {total}{cur}", st.time_ms / 10, st.nodes, st.depth));
             }
             // Accepted and ignored: CECP information we have no use for (`.` outside analyze).
-            "xboard" | "accepted" | "rejected" | "random" | "computer" | "name" | "rating" | "ics" | "hint" | "bk"
-            | "otim" | "." => {}
+            "xboard" | "accepted" | "rejected" | "random" | "computer" | "name" | "rating" | "ics" | "hint" | "otim"
+            | "." => {}
+            // Book query: a tab-indented line, then a blank line ends the answer.
+            "bk" => self.s.out().lines(&["\tno opening book", ""]),
             "protover" => {
                 if w.next_word().and_then(parse_count).is_some_and(|v| v >= 2) {
                     self.s.out().lines(&self.x.handshake());
@@ -559,7 +561,9 @@ impl Cecp {
                 self.engine_side = self.s.game().position().side_to_move().opp();
             }
             "force" => {
-                self.halt();
+                if !self.analyzing {
+                    self.halt();
+                }
                 self.force = true;
             }
             "?" => {
