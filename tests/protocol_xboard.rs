@@ -81,6 +81,7 @@ fn handshake_announces_the_features() {
     {
         assert_eq!(ask(&mut e, l), Vec::<String>::new(), "{l}");
     }
+    assert_eq!(ask(&mut e, "bk"), vec!["\tno opening book".to_string(), String::new()]);
     assert_eq!(ask(&mut e, "option MultiPV=2"), Vec::<String>::new());
     assert_eq!(ask(&mut e, "option Clear Hash"), Vec::<String>::new());
     e.send("quit");

@@ -166,7 +166,7 @@ pub fn run(rx: &Receiver<Input>, out: Output) {
             "xboard" => return xboard::run(rx, out),
             "quit" => return,
             other => out.line(&format!(
-                "info string error: unknown command '{}' before the handshake; send ucci or uci first",
+                "info string error: unknown command '{}' before the handshake; send ucci, uci or xboard first",
                 command::clip(other)
             )),
         }

@@ -48,7 +48,7 @@ struct Status {
 }
 
 /// The CECP dialect: the reply formats. `post` and the analysis status are shared with the
-/// search thread, hence atomics.
+/// search thread (which formats the replies), hence an atomic and a mutex.
 #[derive(Default)]
 pub struct Xboard {
     post: AtomicBool,
@@ -514,8 +514,8 @@ impl Cecp {
                 self.out(&format!("stat01: {} {} {} {left} {total}{cur}", st.time_ms / 10, st.nodes, st.depth));
             }
             // Accepted and ignored: CECP information we have no use for (`.` outside analyze).
-            "xboard" | "accepted" | "rejected" | "random" | "computer" | "name" | "rating" | "ics" | "hint" | "otim"
-            | "." => {}
+            "xboard" | "accepted" | "rejected" | "random" | "computer" | "name" | "rating" | "ics" | "hint"
+            | "otim" | "." => {}
             // Book query: a tab-indented line, then a blank line ends the answer.
             "bk" => self.s.out().lines(&["\tno opening book", ""]),
             "protover" => {
