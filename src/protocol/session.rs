@@ -180,15 +180,23 @@ impl Session {
         if r.dead_polls < 2 {
             return;
         }
+        self.engine.wait();
+        self.announce_fallback();
+    }
+
+    /// Ends a search whose thread is gone: if it never announced a move, announce one
+    /// (a root move; `nobestmove` / `bestmove (none)` if there is none) so the GUI never waits.
+    fn announce_fallback(&mut self) {
+        let Some(r) = self.search.take() else { return };
+        if r.done.load(Ordering::SeqCst) {
+            return;
+        }
         let empty = SearchResult { best: None, ponder: None, score: Score::Cp(0), depth: 0, nodes: 0 };
-        let d =
-            policy::decide(&r.pos, &r.root, &empty, &[], &mut self.history.lock().unwrap_or_else(|e| e.into_inner()));
+        let d = policy::decide(&r.pos, &r.root, &empty, &[], &mut self.lock_history());
         let lines =
             [self.dialect.error("the search ended without a move; playing a fallback"), self.dialect.bestmove(&d)];
         *self.decision.lock().unwrap_or_else(|e| e.into_inner()) = Some(d);
         self.out.final_lines(&lines, &r.done);
-        self.engine.wait();
-        self.search = None;
     }
 
     pub(crate) fn stop_search(&mut self) {
@@ -204,7 +212,7 @@ impl Session {
         if self.search.is_some() {
             self.stop_search();
             self.engine.wait();
-            self.search = None;
+            self.announce_fallback();
         }
     }
 
@@ -592,6 +600,65 @@ impl Session {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::io::Write;
+
+    /// An output that keeps what was written.
+    #[derive(Clone, Default)]
+    struct Capture(Arc<Mutex<Vec<u8>>>);
+
+    impl Write for Capture {
+        fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
+            self.0.lock().unwrap().extend_from_slice(b);
+            Ok(b.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn a_search_that_died_silently_still_gets_a_move() {
+        let cap = Capture::default();
+        let mut s = Session::new(Arc::new(super::super::uci::Uci), Output::new(cap.clone()));
+        let pos = Position::startpos();
+        let root = pos.legal_moves().to_vec();
+        let done = Arc::new(AtomicBool::new(false));
+        // A "search" with no thread behind it, as if its thread had panicked.
+        s.search = Some(Running {
+            pos,
+            root: root.clone(),
+            dead_polls: 0,
+            limits: Limits::default(),
+            pondering: false,
+            deadline: None,
+            stop_sent: false,
+            done: done.clone(),
+        });
+        s.check_alive();
+        assert!(cap.0.lock().unwrap().is_empty(), "one poll is not enough");
+        s.check_alive();
+        let text = String::from_utf8(cap.0.lock().unwrap().clone()).unwrap();
+        assert_eq!(
+            text,
+            format!("info string error: the search ended without a move; playing a fallback\nbestmove {}\n", root[0])
+        );
+        assert!(s.search.is_none() && done.load(Ordering::SeqCst));
+        // A search that did report is not announced twice.
+        let done = Arc::new(AtomicBool::new(true));
+        s.search = Some(Running {
+            pos: Position::startpos(),
+            root,
+            dead_polls: 0,
+            limits: Limits::default(),
+            pondering: false,
+            deadline: None,
+            stop_sent: true,
+            done,
+        });
+        let before = cap.0.lock().unwrap().len();
+        s.finish_search();
+        assert_eq!(cap.0.lock().unwrap().len(), before);
+    }
 
     #[test]
     fn hard_limits() {
