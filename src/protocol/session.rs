@@ -503,9 +503,11 @@ impl Session {
         *self.decision.lock().unwrap_or_else(|e| e.into_inner()) = None;
     }
 
-    /// The announcement of a search that finished since the last call (joined first).
+    /// The announcement of a search that finished since the last call (joined first). Every
+    /// announced move is returned once, also one announced while the session was waiting for
+    /// the search itself (`finish_search`, the dead-thread fallback).
     pub(crate) fn take_finished(&mut self) -> Option<Decision> {
-        let done = |s: &Self| s.search.as_ref().is_some_and(|r| r.done.load(Ordering::SeqCst));
+        let done = |s: &Self| s.search.as_ref().is_none_or(|r| r.done.load(Ordering::SeqCst));
         if !done(self)
             && !{
                 self.out.barrier();
@@ -514,8 +516,9 @@ impl Session {
         {
             return None;
         }
-        self.engine.wait();
-        self.search = None;
+        if self.search.take().is_some() {
+            self.engine.wait();
+        }
         self.decision.lock().unwrap_or_else(|e| e.into_inner()).take()
     }
 
@@ -633,6 +636,7 @@ mod tests {
             deadline: None,
             stop_sent: false,
             done: done.clone(),
+            silent: Arc::default(),
         });
         s.check_alive();
         assert!(cap.0.lock().unwrap().is_empty(), "one poll is not enough");
@@ -654,10 +658,37 @@ mod tests {
             deadline: None,
             stop_sent: true,
             done,
+            silent: Arc::default(),
         });
         let before = cap.0.lock().unwrap().len();
         s.finish_search();
         assert_eq!(cap.0.lock().unwrap().len(), before);
+    }
+
+    #[test]
+    fn cecp_hooks_return_each_announced_move_once() {
+        let cap = Capture::default();
+        let mut s = Session::new(Arc::new(super::super::uci::Uci), Output::new(cap.clone()));
+        let root = Position::startpos().legal_moves().to_vec();
+        // A real search, stopped: its move is announced and handed over exactly once.
+        s.go(Go { infinite: true, ..Go::default() }).unwrap();
+        assert!(s.thinking() && s.take_finished().is_none());
+        s.stop_search();
+        let d = loop {
+            if let Some(d) = s.take_finished() {
+                break d;
+            }
+            std::thread::sleep(Duration::from_millis(1));
+        };
+        assert!(d.best.is_some_and(|m| root.contains(&m)));
+        assert!(s.take_finished().is_none() && !s.thinking());
+        // An abandoned search reports nothing and hands nothing over.
+        s.go(Go { infinite: true, ..Go::default() }).unwrap();
+        let before = cap.0.lock().unwrap().len();
+        s.abandon_search();
+        assert!(s.take_finished().is_none() && !s.thinking());
+        let after = String::from_utf8(cap.0.lock().unwrap()[before..].to_vec()).unwrap();
+        assert!(!after.contains("bestmove"), "{after}");
     }
 
     #[test]
