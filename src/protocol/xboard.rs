@@ -11,7 +11,7 @@ use super::policy::Decision;
 use super::session::{Flow, Session};
 use super::{Dialect, Input, Output, ENGINE_NAME};
 use crate::board::{Color, Move, Position};
-use crate::rules::{Game, GameResult, Verdict};
+use crate::rules::{Game, GameResult, Rule, Verdict};
 use crate::search::{Info, ProbeInfo, Score};
 
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -67,6 +67,20 @@ pub fn cecp_score(s: Score) -> i32 {
 /// A claim line: `1-0 {Black loses: checkmate}`.
 pub fn claim(v: &Verdict) -> String {
     format!("{} {{{}}}", v.result, v.reason)
+}
+
+/// Whether to claim the rules' verdict on `game` to XBoard, which checks claims with its own
+/// rules (`-testClaims`) and forfeits a claim it finds false (both cases seen with 4.9.1):
+/// - a draw before any move was played from the start position: XBoard judges by the status
+///   of the last position reached by a move, so it calls the claim false;
+/// - a perpetual *chase*: XBoard's chase test is not the Asian rules of `rules`, and it called
+///   a correct perpetual-chase win false.
+///
+/// Then the engine plays on and XBoard adjudicates itself. Everything else (mate, stalemate,
+/// perpetual check, repetition and 60-move draws, insufficient material) is claimed.
+pub fn claimable(game: &Game) -> Option<Verdict> {
+    game.verdict()
+        .filter(|v| v.rule != Rule::PerpetualChase && (v.result != GameResult::Draw || !game.moves().is_empty()))
 }
 
 /// XBoard 4.9 writes xiangqi FENs with four fields, `board side halfmove fullmove` (no
@@ -319,7 +333,7 @@ impl Cecp {
             let used = started.elapsed().as_millis() as u64;
             self.own_ms = Some(t.saturating_sub(used) + self.level.inc_ms);
         }
-        if let Some(v) = self.s.game().verdict() {
+        if let Some(v) = claimable(self.s.game()) {
             self.out(&claim(&v));
             self.game_over = true;
             return;
@@ -347,13 +361,9 @@ impl Cecp {
         go
     }
 
-    /// Our turn: claim a finished game, else think. A draw is not claimed before any move has
-    /// been played from the start position: XBoard judges claims by the status it computes for
-    /// positions reached by moves, so it would call such a claim false (seen with XBoard
-    /// 4.9.1); the engine plays on and XBoard adjudicates after the move.
+    /// Our turn: claim a finished game (see [`claimable`]), else think.
     fn think(&mut self) {
-        let game = self.s.game();
-        if let Some(v) = game.verdict().filter(|v| v.result != GameResult::Draw || !game.moves().is_empty()) {
+        if let Some(v) = claimable(self.s.game()) {
             self.out(&claim(&v));
             self.game_over = true;
             return;
@@ -368,7 +378,7 @@ impl Cecp {
 
     fn start_ponder(&mut self, guess: Move) {
         let mut game = self.s.game().clone();
-        if game.play(guess).is_err() || game.verdict().is_some() {
+        if game.play(guess).is_err() || claimable(&game).is_some() {
             return;
         }
         self.s.set_game(game);
@@ -409,7 +419,7 @@ impl Cecp {
     fn analyze(&mut self) {
         self.s.abandon_search();
         *self.x.lock_status() = Status::default();
-        if self.s.game().verdict().is_some() {
+        if !self.s.game().position().has_legal_move() {
             return;
         }
         if let Err(e) = self.s.go(Go { infinite: true, ..Go::default() }) {
@@ -650,6 +660,23 @@ mod tests {
         assert_eq!(cecp_score(Score::Cp(-35)), -35);
         assert_eq!(cecp_score(Score::Mate(3)), 100_003);
         assert_eq!(cecp_score(Score::Mate(-2)), -100_002);
+    }
+
+    #[test]
+    fn what_is_claimed() {
+        let game = |fen: &str, moves: &str| {
+            let mut g = Game::new(Position::from_fen(fen).unwrap());
+            for m in moves.split_whitespace() {
+                g.play(Move::parse(m).unwrap()).unwrap();
+            }
+            g
+        };
+        let mated = "3k5/4r4/9/9/5r3/9/9/4K4/9/9 w - - 0 1";
+        assert!(claimable(&game(mated, "")).is_some_and(|v| v.result == GameResult::BlackWins));
+        let bare = "4k4/4a4/9/9/9/9/9/9/4A4/3K5 w - - 0 1";
+        assert!(game(bare, "").verdict().is_some() && claimable(&game(bare, "")).is_none());
+        assert!(claimable(&game(bare, "d0d1")).is_some_and(|v| v.result == GameResult::Draw));
+        assert!(claimable(&Game::new(Position::startpos())).is_none());
     }
 
     #[test]
