@@ -1,6 +1,7 @@
 //! Command-line tools over the library: `perft` and friends. Errors go to stderr, exit 2.
 
 mod args;
+mod judge_cmd;
 mod perft_cmd;
 
 pub use args::Args;
@@ -9,6 +10,7 @@ use std::process::ExitCode;
 /// Usage text printed by `chuhe help` and on an unknown subcommand.
 pub const USAGE: &str = "usage: chuhe                      start the protocol loop (first command: ucci, uci or xboard)
        chuhe perft [--fen FEN] --depth N [--divide]
+       chuhe judge [--fen FEN] [--moves \"M1 M2 ...\"] [--json] | judge --file FILE [--json]
        chuhe help";
 
 /// Runs the subcommand named by `args[0]` (none: the protocol loop).
@@ -20,6 +22,7 @@ pub fn run(args: &[String]) -> ExitCode {
     let rest = &args[1..];
     let result = match cmd.as_str() {
         "perft" => perft_cmd::run(rest),
+        "judge" => judge_cmd::run(rest),
         "help" | "--help" | "-h" => {
             println!("{USAGE}");
             Ok(())

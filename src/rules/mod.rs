@@ -2,9 +2,19 @@
 //! Asian-rules repetition, the 60-move rule, insufficient material), shared by `chuhe judge`,
 //! the match runner and search. See `docs/rules.md`.
 //!
-//! STUB (to be completed under the rules issue): repetition is judged a draw for now.
+//! `game.rs` keeps the record (moves, keys, per-move classification); `repetition.rs`
+//! classifies moves as check / chase / idle and judges a cycle; `verdict.rs` builds the
+//! verdicts, their one-line reasons and the judge's JSON.
 
-use crate::board::{Color, Move, PieceKind, Position};
+mod game;
+mod repetition;
+mod verdict;
+
+pub use game::{CycleMove, Game, IllegalMove};
+pub use repetition::{classify, loop_verdict, MoveClass};
+pub use verdict::json_string;
+
+use crate::board::{Color, PieceKind, Position};
 use std::fmt;
 
 /// Game result in PGN notation.
@@ -83,12 +93,6 @@ pub enum LoopVerdict {
     Loses(Color),
 }
 
-/// Verdict of a repetition loop: `after` is the position reached at the end of the loop,
-/// `moves` the loop's moves, oldest first; the position before `moves[0]` equals `after`.
-pub fn loop_verdict(_after: &Position, _moves: &[Move]) -> LoopVerdict {
-    LoopVerdict::Draw
-}
-
 /// Whether neither side has a rook, horse, cannon or pawn.
 pub fn insufficient_material(pos: &Position) -> bool {
     [Color::Red, Color::Black].iter().all(|&c| {
@@ -96,91 +100,5 @@ pub fn insufficient_material(pos: &Position) -> bool {
     })
 }
 
-/// A game: a start position and the moves played from it.
-#[derive(Clone, Debug)]
-pub struct Game {
-    start: Position,
-    pos: Position,
-    moves: Vec<Move>,
-    keys: Vec<u64>,
-}
-
-/// A move that is not legal in the position where it was played.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct IllegalMove {
-    /// The move.
-    pub mv: Move,
-    /// Its ply number (1-based) in the record.
-    pub ply: usize,
-    /// The side that tried it.
-    pub side: Color,
-}
-
-impl Game {
-    /// A game starting at `start`.
-    pub fn new(start: Position) -> Game {
-        let keys = vec![start.key()];
-        Game { pos: start.clone(), start, moves: Vec::new(), keys }
-    }
-
-    /// The start position.
-    pub fn start(&self) -> &Position {
-        &self.start
-    }
-
-    /// The current position.
-    pub fn position(&self) -> &Position {
-        &self.pos
-    }
-
-    /// The moves played so far.
-    pub fn moves(&self) -> &[Move] {
-        &self.moves
-    }
-
-    /// Plays `m` if legal; an illegal move changes nothing.
-    pub fn play(&mut self, m: Move) -> Result<(), IllegalMove> {
-        if !self.pos.is_legal(m) {
-            return Err(IllegalMove { mv: m, ply: self.moves.len() + 1, side: self.pos.side_to_move() });
-        }
-        self.pos.make_move(m);
-        self.moves.push(m);
-        self.keys.push(self.pos.key());
-        Ok(())
-    }
-
-    /// The verdict at the current point, or `None` while the game goes on.
-    pub fn verdict(&self) -> Option<Verdict> {
-        let side = self.pos.side_to_move();
-        if !self.pos.has_legal_move() {
-            let rule = if self.pos.in_check() { Rule::Checkmate } else { Rule::Stalemate };
-            let what = if rule == Rule::Checkmate { "checkmated" } else { "stalemated" };
-            return Some(Verdict {
-                result: GameResult::loss_for(side),
-                rule,
-                loser: Some(side),
-                cycle: None,
-                reason: format!("{} is {what}", side.name()),
-            });
-        }
-        if self.pos.halfmove_clock() >= 120 {
-            return Some(Verdict {
-                result: GameResult::Draw,
-                rule: Rule::MoveLimit,
-                loser: None,
-                cycle: None,
-                reason: "60 moves without capture".to_string(),
-            });
-        }
-        if insufficient_material(&self.pos) {
-            return Some(Verdict {
-                result: GameResult::Draw,
-                rule: Rule::InsufficientMaterial,
-                loser: None,
-                cycle: None,
-                reason: "insufficient material".to_string(),
-            });
-        }
-        None
-    }
-}
+#[cfg(test)]
+mod tests;
