@@ -677,6 +677,17 @@ mod tests {
         assert!(game(bare, "").verdict().is_some() && claimable(&game(bare, "")).is_none());
         assert!(claimable(&game(bare, "d0d1")).is_some_and(|v| v.result == GameResult::Draw));
         assert!(claimable(&Game::new(Position::startpos())).is_none());
+        // A game from the XBoard match: Black's cannon attacks Red's rook (b7/b8) over a screen
+        // on every move of a threefold cycle. The rules say Black loses; XBoard 4.9.1 called
+        // that claim false, so it is not made.
+        let chase = game(
+            "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1",
+            "h2e2 b9c7 b2c2 c6c5 c3c4 c7d5 c4c5 d5f4 a0a1 f4e2 c0e2 g6g5 h0g2 h9g7 i0h0 h7h5 c5c6 b7b3 \
+             h0h3 i9h9 a1b1 a9b9 c2c9 b9c9 b1b3 c9c6 b3b7 g7e8 h3h4 e8c7 d0e1 i6i5 a3a4 g9e7 b0a2 d9e8 \
+             a2b4 c6c1 b4a6 c7d9 a6b4 d9c7 a4a5 e7c9 a5a6 h5h7 b7b8 h7h8 b8b7 h8h7 b7b8 h7h8 b8b7 h8h7",
+        );
+        assert_eq!(chase.verdict().map(|v| (v.rule, v.result)), Some((Rule::PerpetualChase, GameResult::RedWins)));
+        assert!(claimable(&chase).is_none());
     }
 
     #[test]
