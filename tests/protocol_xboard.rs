@@ -5,7 +5,7 @@ mod common;
 
 use chuhe::board::{Move, Position};
 use chuhe::rules::{Game, GameResult};
-use common::{Engine, CHECKMATED_FEN, WAIT};
+use common::{Engine, CHECKMATED_FEN, MATED_IN_ONE_FEN, WAIT, WINNING_FEN};
 use std::time::{Duration, Instant};
 
 /// Starts the engine in CECP mode; returns it with the feature lines.
@@ -261,6 +261,29 @@ fn engine_claims_the_mate_it_gives() {
     let v = game.verdict().expect("the engine mates in one");
     assert_eq!(v.result, GameResult::BlackWins);
     assert_eq!(lines[n - 1], format!("0-1 {{{}}}", v.reason));
+}
+
+#[test]
+fn a_draw_offer_is_accepted_only_when_worse() {
+    let (mut e, _) = xboard();
+    for l in ["new", "force", "sd 2"] {
+        e.send(l);
+    }
+    sync(&mut e, 1);
+    // Two rooks up, draw offered: the engine just moves.
+    ask(&mut e, &format!("setboard {WINNING_FEN}"));
+    e.send("draw");
+    e.send("go");
+    let (_, lines) = engine_move(&mut e);
+    assert!(!lines.iter().any(|l| l == "offer draw"), "{lines:?}");
+    // Mated next move whatever it plays: an offered draw is accepted before the move.
+    ask(&mut e, "force");
+    ask(&mut e, &format!("setboard {MATED_IN_ONE_FEN}"));
+    e.send("draw");
+    e.send("go");
+    let (m, lines) = engine_move(&mut e);
+    assert_eq!(lines.last().map(String::as_str), Some("offer draw"), "{lines:?}");
+    assert!(Position::from_fen(MATED_IN_ONE_FEN).unwrap().is_legal(m));
 }
 
 #[test]
