@@ -2,6 +2,7 @@
 
 mod args;
 mod judge_cmd;
+mod match_cmd;
 mod perft_cmd;
 
 pub use args::Args;
@@ -10,6 +11,7 @@ use std::process::ExitCode;
 /// Usage text printed by `chuhe help` and on an unknown subcommand.
 pub const USAGE: &str = "usage: chuhe                      start the protocol loop (first command: ucci, uci or xboard)
        chuhe perft [--fen FEN] --depth N [--divide]
+       chuhe match -engine cmd=PROG ... -engine cmd=PROG ... [-each ...]   (see README, Match)
        chuhe judge [--fen FEN] [--moves \"M1 M2 ...\"] [--json] | judge --file FILE [--json]
        chuhe help";
 
@@ -22,6 +24,7 @@ pub fn run(args: &[String]) -> ExitCode {
     let rest = &args[1..];
     let result = match cmd.as_str() {
         "perft" => perft_cmd::run(rest),
+        "match" => match_cmd::run(rest),
         "judge" => judge_cmd::run(rest),
         "help" | "--help" | "-h" => {
             println!("{USAGE}");

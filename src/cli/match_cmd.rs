@@ -1,0 +1,411 @@
+//! `chuhe match`: engine-vs-engine matches with cutechess-cli's flags (see README, "Match").
+
+use crate::matches::engine::{EngineConfig, Limit, Proto};
+use crate::matches::game::{Adjudication, DrawRule, ResignRule};
+use crate::matches::openings::{default_openings, parse_openings};
+use crate::matches::scheduler::{run_match, MatchConfig};
+use crate::matches::stats::Sprt;
+use std::io::IsTerminal;
+
+/// Usage of `chuhe match`.
+pub const MATCH_USAGE: &str =
+    "chuhe match -engine cmd=PROG [name=N] [proto=ucci|uci] [arg=A]... [dir=D] [option.NAME=V]...
+            -engine ... [-each KEY=VALUE...]   (tc=[MOVES/]SECONDS[+INC] | st=SECONDS | nodes=N | depth=N,
+            timemargin=MS, timeout=MS) [-games N] [-rounds N] [-concurrency N]
+            [-openings file=F [order=sequential|random] [start=N]] [-repeat [N]] [-srand N] [-pgnout FILE]
+            [-sprt elo0=E elo1=E alpha=A beta=B] [-resign movecount=N score=CP]
+            [-draw movenumber=N movecount=N score=CP] [-ratinginterval N] [-event NAME]";
+
+/// Runs `chuhe match` with `args`.
+pub fn run(args: &[String]) -> Result<(), String> {
+    let cfg = parse(args)?;
+    let stdout = std::io::stdout();
+    let mut cfg = cfg;
+    cfg.live = stdout.is_terminal();
+    let mut out = stdout.lock();
+    run_match(&cfg, &mut out).map(|_| ())
+}
+
+/// Splits `args` into flags, each with the words up to the next flag (a word starting with `-`
+/// and containing no `=`).
+fn groups(args: &[String]) -> Result<Vec<(String, Vec<String>)>, String> {
+    let mut out: Vec<(String, Vec<String>)> = Vec::new();
+    for a in args {
+        let is_flag = a.starts_with('-') && !a.contains('=') && a.len() > 1 && a.parse::<f64>().is_err();
+        if is_flag {
+            out.push((a.trim_start_matches('-').to_string(), Vec::new()));
+        } else if let Some((_, words)) = out.last_mut() {
+            words.push(a.clone());
+        } else {
+            return Err(format!("unexpected argument '{a}'"));
+        }
+    }
+    Ok(out)
+}
+
+/// `key=value` words of one flag.
+fn pairs(flag: &str, words: &[String]) -> Result<Vec<(String, String)>, String> {
+    words
+        .iter()
+        .map(|w| match w.split_once('=') {
+            Some((k, v)) if !k.is_empty() => Ok((k.to_string(), v.to_string())),
+            _ => Err(format!("-{flag}: expected KEY=VALUE, got '{w}'")),
+        })
+        .collect()
+}
+
+fn one_value<'a>(flag: &str, words: &'a [String]) -> Result<&'a str, String> {
+    match words {
+        [v] => Ok(v),
+        _ => Err(format!("-{flag} takes one value")),
+    }
+}
+
+fn number<T: std::str::FromStr>(what: &str, v: &str) -> Result<T, String> {
+    v.parse().map_err(|_| format!("{what}: '{v}' is not a valid number"))
+}
+
+/// Seconds text (`12.5` or `m:ss`) to milliseconds.
+fn seconds_ms(what: &str, v: &str) -> Result<u64, String> {
+    let secs = match v.split_once(':') {
+        Some((m, s)) => number::<f64>(what, m)? * 60.0 + number::<f64>(what, s)?,
+        None => number::<f64>(what, v)?,
+    };
+    if !secs.is_finite() || !(0.0..=1e7).contains(&secs) {
+        return Err(format!("{what}: '{v}' is out of range"));
+    }
+    Ok((secs * 1000.0).round() as u64)
+}
+
+/// Parses `tc=[moves/]time[+inc]`, times in seconds (or `m:ss`).
+pub fn parse_tc(v: &str) -> Result<Limit, String> {
+    let (moves, rest) = match v.split_once('/') {
+        Some((m, r)) => (number::<u32>("tc moves", m)?, r),
+        None => (0, v),
+    };
+    let (base, inc) = match rest.split_once('+') {
+        Some((b, i)) => (seconds_ms("tc", b)?, seconds_ms("tc increment", i)?),
+        None => (seconds_ms("tc", rest)?, 0),
+    };
+    if base == 0 && inc == 0 {
+        return Err(format!("tc '{v}' gives no time"));
+    }
+    Ok(Limit::Clock { moves, base_ms: base, inc_ms: inc })
+}
+
+/// Engine settings before they are complete.
+#[derive(Default, Clone)]
+struct EngineDraft {
+    name: Option<String>,
+    cmd: Option<String>,
+    args: Vec<String>,
+    dir: Option<String>,
+    proto: Option<Proto>,
+    options: Vec<(String, String)>,
+    limit: Option<Limit>,
+    limit_keys: Vec<String>,
+    margin_ms: Option<u64>,
+    timeout_ms: Option<u64>,
+}
+
+impl EngineDraft {
+    fn apply(&mut self, key: &str, v: &str) -> Result<(), String> {
+        match key {
+            "cmd" => self.cmd = Some(v.to_string()),
+            "name" => self.name = Some(v.to_string()),
+            "arg" => self.args.push(v.to_string()),
+            "dir" => self.dir = Some(v.to_string()),
+            "proto" => {
+                self.proto = Some(match v {
+                    "ucci" => Proto::Ucci,
+                    "uci" => Proto::Uci,
+                    _ => return Err(format!("proto '{v}': expected ucci or uci")),
+                })
+            }
+            "tc" | "st" | "nodes" | "depth" => {
+                let limit = match key {
+                    "tc" => parse_tc(v)?,
+                    "st" => Limit::MoveTime(seconds_ms("st", v)?.max(1)),
+                    "nodes" => Limit::Nodes(number("nodes", v)?),
+                    _ => Limit::Depth(number("depth", v)?),
+                };
+                self.limit = Some(limit);
+                self.limit_keys.retain(|k| k != key);
+                self.limit_keys.push(key.to_string());
+            }
+            "timemargin" => self.margin_ms = Some(number("timemargin", v)?),
+            "timeout" => self.timeout_ms = Some(number("timeout", v)?),
+            _ => match key.strip_prefix("option.") {
+                Some(name) if !name.is_empty() => self.options.push((name.to_string(), v.to_string())),
+                _ => return Err(format!("unknown engine setting '{key}'")),
+            },
+        }
+        Ok(())
+    }
+
+    /// `self` with `each` filling what it leaves unset.
+    fn with_defaults(&self, each: &EngineDraft) -> EngineDraft {
+        let mut d = self.clone();
+        d.name = d.name.or_else(|| each.name.clone());
+        d.cmd = d.cmd.or_else(|| each.cmd.clone());
+        d.dir = d.dir.or_else(|| each.dir.clone());
+        d.proto = d.proto.or(each.proto);
+        if d.limit.is_none() {
+            d.limit = each.limit;
+            d.limit_keys = each.limit_keys.clone();
+        }
+        d.margin_ms = d.margin_ms.or(each.margin_ms);
+        d.timeout_ms = d.timeout_ms.or(each.timeout_ms);
+        let mut args = each.args.clone();
+        args.extend(d.args);
+        d.args = args;
+        let mut options = each.options.clone();
+        options.extend(d.options);
+        d.options = options;
+        d
+    }
+
+    fn finish(self, index: usize) -> Result<EngineConfig, String> {
+        let cmd = self.cmd.ok_or_else(|| format!("engine {} needs cmd=", index + 1))?;
+        if self.limit_keys.len() > 1 {
+            return Err(format!("engine {}: give only one of tc=, st=, nodes=, depth=", index + 1));
+        }
+        let limit =
+            self.limit.ok_or_else(|| format!("engine {} needs a limit: tc=, st=, nodes= or depth=", index + 1))?;
+        let name = self.name.unwrap_or_else(|| {
+            std::path::Path::new(&cmd).file_name().map_or(cmd.clone(), |n| n.to_string_lossy().into_owned())
+        });
+        Ok(EngineConfig {
+            name,
+            cmd,
+            args: self.args,
+            dir: self.dir,
+            proto: self.proto.unwrap_or(Proto::Ucci),
+            options: self.options,
+            limit,
+            margin_ms: self.margin_ms.unwrap_or(0),
+            timeout_ms: self.timeout_ms.unwrap_or(60_000),
+        })
+    }
+}
+
+/// A small seeded shuffle for `order=random` (xorshift64*).
+fn shuffle<T>(items: &mut [T], seed: u64) {
+    let mut x = seed | 1;
+    for i in (1..items.len()).rev() {
+        x ^= x >> 12;
+        x ^= x << 25;
+        x ^= x >> 27;
+        let r = x.wrapping_mul(0x2545_F491_4F6C_DD1D);
+        items.swap(i, (r % (i as u64 + 1)) as usize);
+    }
+}
+
+/// Parses the whole command line into a match configuration.
+pub fn parse(args: &[String]) -> Result<MatchConfig, String> {
+    let mut drafts: Vec<EngineDraft> = Vec::new();
+    let mut each = EngineDraft::default();
+    let (mut games, mut rounds, mut concurrency, mut repeat, mut interval) = (1usize, 1usize, 1usize, 2usize, 10usize);
+    let (mut pgnout, mut sprt, mut adjudication) = (None, None, Adjudication::default());
+    let (mut opening_file, mut order_random, mut start, mut srand) = (None, false, 1usize, None);
+    let mut event = "Chuhe match".to_string();
+    for (flag, words) in groups(args)? {
+        match flag.as_str() {
+            "engine" | "each" => {
+                let mut d = EngineDraft::default();
+                for (k, v) in pairs(&flag, &words)? {
+                    d.apply(&k, &v).map_err(|e| format!("-{flag}: {e}"))?;
+                }
+                if flag == "each" {
+                    each = d.with_defaults(&each);
+                } else {
+                    drafts.push(d);
+                }
+            }
+            "games" => games = number("-games", one_value(&flag, &words)?)?,
+            "rounds" => rounds = number("-rounds", one_value(&flag, &words)?)?,
+            "concurrency" => concurrency = number("-concurrency", one_value(&flag, &words)?)?,
+            "ratinginterval" => interval = number("-ratinginterval", one_value(&flag, &words)?)?,
+            "repeat" => {
+                repeat = match words.as_slice() {
+                    [] => 2,
+                    [v] => number("-repeat", v)?,
+                    _ => return Err("-repeat takes at most one value".into()),
+                }
+            }
+            "srand" => srand = Some(number::<u64>("-srand", one_value(&flag, &words)?)?),
+            "pgnout" => pgnout = Some(one_value(&flag, &words)?.to_string()),
+            "event" => event = words.join(" "),
+            "recover" => {} // crashed engines are always restarted
+            "openings" => {
+                for (k, v) in pairs(&flag, &words)? {
+                    match k.as_str() {
+                        "file" => opening_file = Some(v),
+                        "order" if v == "random" || v == "sequential" => order_random = v == "random",
+                        "start" => start = number("-openings start", &v)?,
+                        "format" | "policy" => {}
+                        _ => return Err(format!("-openings: unknown setting '{k}={v}'")),
+                    }
+                }
+            }
+            "sprt" => {
+                let mut s = Sprt { elo0: 0.0, elo1: 5.0, alpha: 0.05, beta: 0.05 };
+                for (k, v) in pairs(&flag, &words)? {
+                    let x: f64 = number(&format!("-sprt {k}"), &v)?;
+                    match k.as_str() {
+                        "elo0" => s.elo0 = x,
+                        "elo1" => s.elo1 = x,
+                        "alpha" => s.alpha = x,
+                        "beta" => s.beta = x,
+                        _ => return Err(format!("-sprt: unknown setting '{k}'")),
+                    }
+                }
+                let ok = |p: f64| p > 0.0 && p < 0.5;
+                if s.elo1 <= s.elo0 || !ok(s.alpha) || !ok(s.beta) {
+                    return Err("-sprt: need elo0 < elo1 and 0 < alpha, beta < 0.5".into());
+                }
+                sprt = Some(s);
+            }
+            "resign" => {
+                let mut r = ResignRule { movecount: 3, score: 1000 };
+                for (k, v) in pairs(&flag, &words)? {
+                    match k.as_str() {
+                        "movecount" => r.movecount = number("-resign movecount", &v)?,
+                        "score" => r.score = number("-resign score", &v)?,
+                        _ => return Err(format!("-resign: unknown setting '{k}'")),
+                    }
+                }
+                adjudication.resign = Some(r);
+            }
+            "draw" => {
+                let mut r = DrawRule { movenumber: 0, movecount: 8, score: 10 };
+                for (k, v) in pairs(&flag, &words)? {
+                    match k.as_str() {
+                        "movenumber" => r.movenumber = number("-draw movenumber", &v)?,
+                        "movecount" => r.movecount = number("-draw movecount", &v)?,
+                        "score" => r.score = number("-draw score", &v)?,
+                        _ => return Err(format!("-draw: unknown setting '{k}'")),
+                    }
+                }
+                adjudication.draw = Some(r);
+            }
+            other => return Err(format!("unknown flag '-{other}'\nusage: {MATCH_USAGE}")),
+        }
+    }
+    if drafts.len() != 2 {
+        return Err(format!("need exactly two -engine flags, got {}\nusage: {MATCH_USAGE}", drafts.len()));
+    }
+    let mut engines = Vec::new();
+    for (i, d) in drafts.iter().enumerate() {
+        engines.push(d.with_defaults(&each).finish(i)?);
+    }
+    if engines[0].name == engines[1].name {
+        engines[1].name += "-2";
+    }
+    if games == 0 || rounds == 0 || concurrency == 0 || repeat == 0 {
+        return Err("-games, -rounds, -concurrency and -repeat must be at least 1".into());
+    }
+    let mut openings = match &opening_file {
+        Some(path) => {
+            let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read openings '{path}': {e}"))?;
+            parse_openings(&text).map_err(|e| format!("{path}: {e}"))?
+        }
+        None => default_openings(),
+    };
+    if order_random {
+        let seed = srand.unwrap_or_else(|| {
+            std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(1, |d| d.as_nanos() as u64)
+        });
+        shuffle(&mut openings, seed);
+    }
+    let skip = (start.max(1) - 1) % openings.len();
+    openings.rotate_left(skip);
+    let [a, b]: [EngineConfig; 2] = engines.try_into().map_err(|_| "need two engines".to_string())?;
+    Ok(MatchConfig {
+        engines: [a, b],
+        games,
+        rounds,
+        concurrency,
+        openings,
+        repeat,
+        pgnout,
+        sprt,
+        adjudication,
+        rating_interval: interval,
+        event,
+        live: false,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn words(s: &str) -> Vec<String> {
+        s.split_whitespace().map(String::from).collect()
+    }
+
+    #[test]
+    fn parses_the_issue_example() {
+        let cfg = parse(&words(
+            "-engine cmd=./a name=A proto=ucci option.hashsize=64 -engine cmd=fairy-stockfish name=FSF proto=ucci \
+             -each tc=10+0.1 -games 2 -rounds 100 -concurrency 2 -repeat -pgnout games.pgn \
+             -sprt elo0=0 elo1=10 alpha=0.05 beta=0.05 -resign movecount=5 score=800 \
+             -draw movenumber=40 movecount=8 score=10",
+        ))
+        .unwrap();
+        assert_eq!(cfg.engines[0].name, "A");
+        assert_eq!(cfg.engines[0].options, vec![("hashsize".to_string(), "64".to_string())]);
+        assert_eq!(cfg.engines[1].limit, Limit::Clock { moves: 0, base_ms: 10_000, inc_ms: 100 });
+        assert_eq!((cfg.games, cfg.rounds, cfg.concurrency, cfg.repeat), (2, 100, 2, 2));
+        assert_eq!(cfg.sprt, Some(Sprt { elo0: 0.0, elo1: 10.0, alpha: 0.05, beta: 0.05 }));
+        assert_eq!(cfg.adjudication.resign, Some(ResignRule { movecount: 5, score: 800 }));
+        assert_eq!(cfg.adjudication.draw, Some(DrawRule { movenumber: 40, movecount: 8, score: 10 }));
+        assert!(cfg.openings.len() >= 50);
+    }
+
+    #[test]
+    fn time_controls_and_engine_settings() {
+        assert_eq!(parse_tc("40/60").unwrap(), Limit::Clock { moves: 40, base_ms: 60_000, inc_ms: 0 });
+        assert_eq!(parse_tc("1:30+0.5").unwrap(), Limit::Clock { moves: 0, base_ms: 90_000, inc_ms: 500 });
+        assert!(parse_tc("0").is_err() && parse_tc("x+1").is_err() && parse_tc("-5").is_err());
+        let cfg = parse(&words(
+            "-engine cmd=/bin/e arg=-v arg=x st=0.5 timemargin=50 -engine cmd=/bin/e nodes=100 proto=uci",
+        ))
+        .unwrap();
+        assert_eq!(cfg.engines[0].args, vec!["-v", "x"]);
+        assert_eq!(cfg.engines[0].limit, Limit::MoveTime(500));
+        assert_eq!(cfg.engines[0].margin_ms, 50);
+        assert_eq!(cfg.engines[1].proto, Proto::Uci);
+        assert_eq!((cfg.engines[0].name.as_str(), cfg.engines[1].name.as_str()), ("e", "e-2"));
+    }
+
+    #[test]
+    fn bad_command_lines_give_one_line_errors() {
+        for bad in [
+            "-engine cmd=a tc=1",
+            "-engine cmd=a -engine cmd=b",
+            "-engine cmd=a tc=1 depth=3 -engine cmd=b tc=1",
+            "-engine cmd=a tc=1 -engine cmd=b tc=1 -games x",
+            "-engine cmd=a tc=1 -engine cmd=b tc=1 -frobnicate",
+            "-engine cmd=a tc=1 proto=cecp -engine cmd=b tc=1",
+            "-engine cmd=a tc=1 -engine cmd=b tc=1 -sprt elo0=10 elo1=0",
+            "-engine cmd=a tc=1 -engine cmd=b tc=1 -openings file=/nonexistent/x",
+            "stray -engine cmd=a tc=1",
+        ] {
+            assert!(parse(&words(bad)).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn random_order_is_a_seeded_permutation() {
+        let mut v: Vec<u32> = (0..60).collect();
+        shuffle(&mut v, 7);
+        let mut w: Vec<u32> = (0..60).collect();
+        shuffle(&mut w, 7);
+        assert_eq!(v, w);
+        assert_ne!(v, (0..60).collect::<Vec<_>>());
+        v.sort_unstable();
+        assert_eq!(v, (0..60).collect::<Vec<_>>());
+    }
+}

@@ -1,0 +1,301 @@
+//! One engine process driven over UCCI or UCI: spawn, handshake, new game, `go` with a
+//! deadline. A reader thread turns the engine's stdout into a channel of lines, so every wait
+//! has a timeout and a crashed engine shows up as a closed channel.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::time::{Duration, Instant};
+
+/// Time allowed for the `ucci`/`uci` handshake and for `isready`.
+const HANDSHAKE: Duration = Duration::from_secs(10);
+/// After `stop` at the deadline, how long an engine may take to answer before it stalls.
+const STOP_GRACE: Duration = Duration::from_millis(1000);
+
+/// The protocol an engine speaks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Proto {
+    /// UCCI: `ucci`, `setoption <name> <value>`, `go time .. opptime ..`, times in ms via `usemillisec`.
+    Ucci,
+    /// UCI: `uci`, `setoption name <n> value <v>`, `go wtime .. btime ..`.
+    Uci,
+}
+
+/// How an engine's thinking is limited.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Limit {
+    /// A clock: `moves` per period (0: whole game), `base_ms` per period, `inc_ms` per move.
+    Clock {
+        /// Moves per period, 0 for sudden death / increment only.
+        moves: u32,
+        /// Time per period in milliseconds.
+        base_ms: u64,
+        /// Increment per move in milliseconds.
+        inc_ms: u64,
+    },
+    /// Fixed time per move in milliseconds.
+    MoveTime(u64),
+    /// Node budget per move.
+    Nodes(u64),
+    /// Depth per move.
+    Depth(u32),
+}
+
+/// Everything needed to start and drive one engine.
+#[derive(Clone, Debug)]
+pub struct EngineConfig {
+    /// Display name.
+    pub name: String,
+    /// Program to run.
+    pub cmd: String,
+    /// Program arguments.
+    pub args: Vec<String>,
+    /// Working directory.
+    pub dir: Option<String>,
+    /// Protocol.
+    pub proto: Proto,
+    /// Options sent after the handshake, in order.
+    pub options: Vec<(String, String)>,
+    /// Thinking limit.
+    pub limit: Limit,
+    /// Milliseconds an engine may overstep its clock before it forfeits.
+    pub margin_ms: u64,
+    /// Milliseconds to wait for a move under a node or depth limit before it forfeits.
+    pub timeout_ms: u64,
+}
+
+/// How an engine failed to answer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Failure {
+    /// The process exited or closed its pipes.
+    Disconnected,
+    /// The process is alive but did not answer in time, not even to `stop`.
+    Stalled,
+}
+
+/// An engine's answer to `go`.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Reply {
+    /// The move text; `None` for `nobestmove` or `bestmove (none)`.
+    pub bestmove: Option<String>,
+    /// `bestmove ... draw`: offers or accepts a draw.
+    pub draw: bool,
+    /// `bestmove ... resign`.
+    pub resign: bool,
+    /// Last score reported in `info`, from the engine's side, in centipawns (mate ±30000 − n).
+    pub score: Option<i32>,
+    /// Milliseconds from sending `go` to reading `bestmove`.
+    pub elapsed_ms: u64,
+    /// The answer came only after `stop` was sent at the deadline.
+    pub late: bool,
+}
+
+/// A running engine process.
+pub struct EngineProcess {
+    child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<String>,
+    proto: Proto,
+}
+
+impl EngineProcess {
+    /// Spawns the engine and completes the handshake and options; a one-line error otherwise.
+    pub fn start(cfg: &EngineConfig) -> Result<EngineProcess, String> {
+        let mut cmd = Command::new(&cfg.cmd);
+        cmd.args(&cfg.args).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::null());
+        if let Some(dir) = &cfg.dir {
+            cmd.current_dir(dir);
+        }
+        let mut child = cmd.spawn().map_err(|e| format!("cannot start engine '{}' ({}): {e}", cfg.name, cfg.cmd))?;
+        let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
+            let _ = child.kill();
+            let _ = child.wait();
+            return Err(format!("engine '{}': no pipes", cfg.name));
+        };
+        let (tx, lines) = mpsc::channel();
+        std::thread::spawn(move || {
+            let mut reader = BufReader::new(stdout);
+            let mut buf = Vec::new();
+            loop {
+                buf.clear();
+                match reader.read_until(b'\n', &mut buf) {
+                    Ok(0) | Err(_) => break,
+                    Ok(_) => {
+                        let line = String::from_utf8_lossy(&buf).trim().to_string();
+                        if tx.send(line).is_err() {
+                            break;
+                        }
+                    }
+                }
+            }
+        });
+        let mut engine = EngineProcess { child, stdin, lines, proto: cfg.proto };
+        let fail = |what: &str, f: Failure| format!("engine '{}' {what}: {}", cfg.name, describe(f));
+        match cfg.proto {
+            Proto::Ucci => {
+                engine.send("ucci").map_err(|f| fail("handshake", f))?;
+                engine.wait_for("ucciok", HANDSHAKE).map_err(|f| fail("handshake (ucciok)", f))?;
+                engine.send("setoption usemillisec true").map_err(|f| fail("options", f))?;
+                for (name, value) in &cfg.options {
+                    engine.send(&format!("setoption {name} {value}")).map_err(|f| fail("options", f))?;
+                }
+            }
+            Proto::Uci => {
+                engine.send("uci").map_err(|f| fail("handshake", f))?;
+                engine.wait_for("uciok", HANDSHAKE).map_err(|f| fail("handshake (uciok)", f))?;
+                for (name, value) in &cfg.options {
+                    engine.send(&format!("setoption name {name} value {value}")).map_err(|f| fail("options", f))?;
+                }
+            }
+        }
+        engine.ready().map_err(|f| fail("isready", f))?;
+        Ok(engine)
+    }
+
+    /// Writes one line to the engine.
+    fn send(&mut self, line: &str) -> Result<(), Failure> {
+        writeln!(self.stdin, "{line}").and_then(|_| self.stdin.flush()).map_err(|_| Failure::Disconnected)
+    }
+
+    /// Reads lines until one whose first word is `word`, within `timeout`.
+    fn wait_for(&mut self, word: &str, timeout: Duration) -> Result<(), Failure> {
+        let deadline = Instant::now() + timeout;
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.lines.recv_timeout(left) {
+                Ok(line) if line.split_whitespace().next() == Some(word) => return Ok(()),
+                Ok(_) => {}
+                Err(RecvTimeoutError::Timeout) => return Err(Failure::Stalled),
+                Err(RecvTimeoutError::Disconnected) => return Err(Failure::Disconnected),
+            }
+        }
+    }
+
+    /// `isready` → `readyok`.
+    fn ready(&mut self) -> Result<(), Failure> {
+        self.send("isready")?;
+        self.wait_for("readyok", HANDSHAKE)
+    }
+
+    /// Tells the engine a new game starts and waits until it is ready.
+    pub fn new_game(&mut self) -> Result<(), Failure> {
+        match self.proto {
+            Proto::Ucci => self.send("setoption newgame")?,
+            Proto::Uci => self.send("ucinewgame")?,
+        }
+        self.ready()
+    }
+
+    /// Sends `position` and `go`, then waits for `bestmove` until `allowed` has passed; then
+    /// sends `stop` and waits a little more (a reply then is marked `late`).
+    pub fn think(&mut self, position: &str, go: &str, allowed: Duration) -> Result<Reply, Failure> {
+        // Lines left over from an earlier exchange must not be taken as this move's answer.
+        while self.lines.try_recv().is_ok() {}
+        self.send(position)?;
+        self.send(go)?;
+        let sent = Instant::now();
+        let mut deadline = sent + allowed;
+        let mut reply = Reply::default();
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            let line = match self.lines.recv_timeout(left) {
+                Ok(line) => line,
+                Err(RecvTimeoutError::Disconnected) => return Err(Failure::Disconnected),
+                Err(RecvTimeoutError::Timeout) if reply.late => return Err(Failure::Stalled),
+                Err(RecvTimeoutError::Timeout) => {
+                    reply.late = true;
+                    self.send("stop")?;
+                    deadline = Instant::now() + STOP_GRACE;
+                    continue;
+                }
+            };
+            let mut words = line.split_whitespace();
+            match words.next() {
+                Some("info") => {
+                    if let Some(s) = parse_score(&line) {
+                        reply.score = Some(s);
+                    }
+                }
+                Some("nobestmove") => {
+                    reply.elapsed_ms = sent.elapsed().as_millis() as u64;
+                    return Ok(reply);
+                }
+                Some("bestmove") => {
+                    reply.elapsed_ms = sent.elapsed().as_millis() as u64;
+                    let mv = words.next().unwrap_or("");
+                    if !mv.is_empty() && mv != "(none)" && mv != "0000" {
+                        reply.bestmove = Some(mv.to_string());
+                    }
+                    for w in words {
+                        match w {
+                            "draw" => reply.draw = true,
+                            "resign" => reply.resign = true,
+                            _ => {}
+                        }
+                    }
+                    return Ok(reply);
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// Asks the engine to quit, then makes sure the process is gone.
+    pub fn quit(mut self) {
+        let _ = self.send("quit");
+        let until = Instant::now() + Duration::from_millis(500);
+        while Instant::now() < until {
+            if let Ok(Some(_)) = self.child.try_wait() {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        // Drop kills it.
+    }
+}
+
+impl Drop for EngineProcess {
+    fn drop(&mut self) {
+        if let Ok(None) = self.child.try_wait() {
+            let _ = self.child.kill();
+        }
+        let _ = self.child.wait();
+    }
+}
+
+/// Words for a failure, for error messages.
+pub fn describe(f: Failure) -> &'static str {
+    match f {
+        Failure::Disconnected => "the engine exited",
+        Failure::Stalled => "no answer in time",
+    }
+}
+
+/// The score in an `info` line: UCI `score cp X` / `score mate N`, or UCCI's bare `score X`.
+pub fn parse_score(line: &str) -> Option<i32> {
+    let mut words = line.split_whitespace();
+    words.find(|&w| w == "score")?;
+    match words.next()? {
+        "cp" => words.next()?.parse().ok(),
+        "mate" => {
+            let n: i32 = words.next()?.parse().ok()?;
+            Some(if n > 0 { 30000 - n } else { -30000 - n })
+        }
+        bare => bare.parse().ok(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn scores_in_both_dialects() {
+        assert_eq!(parse_score("info depth 5 score 37 pv h2e2"), Some(37));
+        assert_eq!(parse_score("info depth 5 seldepth 7 score cp -120 nodes 5"), Some(-120));
+        assert_eq!(parse_score("info depth 9 score mate 3 pv a0a9"), Some(29997));
+        assert_eq!(parse_score("info depth 9 score mate -2"), Some(-29998));
+        assert_eq!(parse_score("info time 5 nodes 100"), None);
+        assert_eq!(parse_score("info depth 9 score cp"), None);
+    }
+}

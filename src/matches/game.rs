@@ -1,0 +1,465 @@
+//! One game between two engines: clocks, `position`/`go` per protocol, move checking and
+//! every way a game can end (rules verdict, illegal move, crash, stall, time forfeit,
+//! resignation, agreed draw, score adjudication).
+//!
+//! Draw offers (UCCI): `bestmove m draw` offers a draw and `m` is played; the opponent's next
+//! `go` carries `draw`, and if its `bestmove` also carries `draw` the draw is agreed (that move
+//! is not played). An offer lapses after one reply. `bestmove m resign` resigns (`m` not played).
+
+use super::engine::{EngineConfig, EngineProcess, Failure, Limit, Proto};
+use super::openings::Opening;
+use crate::board::{Color, Move, Position};
+use crate::rules::{Game, GameResult};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+/// Score-based resignation: a side whose engine scores at most `-score` on `movecount`
+/// consecutive moves of its own loses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ResignRule {
+    /// Consecutive moves.
+    pub movecount: u32,
+    /// Score threshold in centipawns.
+    pub score: i32,
+}
+
+/// Score-based draw: from full move `movenumber` on, both engines score within ±`score` for
+/// `movecount` consecutive moves each.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DrawRule {
+    /// First full move at which the rule applies.
+    pub movenumber: u32,
+    /// Consecutive moves of each side.
+    pub movecount: u32,
+    /// Score threshold in centipawns.
+    pub score: i32,
+}
+
+/// Optional score adjudication.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Adjudication {
+    /// Resign rule.
+    pub resign: Option<ResignRule>,
+    /// Draw rule.
+    pub draw: Option<DrawRule>,
+}
+
+/// How a game ended, for the PGN `Termination` tag.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Termination {
+    /// By the rules of the game (mate, stalemate, repetition, move limit, material).
+    Rules,
+    /// Resignation or agreed draw.
+    Agreement,
+    /// Score adjudication.
+    Adjudication,
+    /// Time forfeit.
+    TimeForfeit,
+    /// Illegal or missing move.
+    IllegalMove,
+    /// The engine crashed or exited.
+    Disconnect,
+    /// The engine stopped answering.
+    Stall,
+}
+
+impl Termination {
+    /// The PGN `Termination` value (cutechess-cli's words).
+    pub fn pgn(self) -> &'static str {
+        match self {
+            Termination::Rules | Termination::Agreement => "normal",
+            Termination::Adjudication => "adjudication",
+            Termination::TimeForfeit => "time forfeit",
+            Termination::IllegalMove => "illegal move",
+            Termination::Disconnect => "abandoned",
+            Termination::Stall => "stalled connection",
+        }
+    }
+}
+
+/// A finished game.
+#[derive(Clone, Debug)]
+pub struct GameRecord {
+    /// Position the record starts from.
+    pub start: Position,
+    /// Whether `start` is the standard start position.
+    pub standard: bool,
+    /// All moves, opening moves included.
+    pub moves: Vec<Move>,
+    /// The result.
+    pub result: GameResult,
+    /// One-line reason, e.g. `Black makes an illegal move: h2h9`.
+    pub reason: String,
+    /// Kind of ending.
+    pub termination: Termination,
+}
+
+/// An engine configuration with its process, started on demand and dropped after a failure.
+pub struct Seat {
+    /// Configuration.
+    pub cfg: EngineConfig,
+    /// The running process, if any.
+    pub process: Option<EngineProcess>,
+}
+
+impl Seat {
+    /// A seat with no process yet.
+    pub fn new(cfg: EngineConfig) -> Seat {
+        Seat { cfg, process: None }
+    }
+
+    /// Starts the engine if it is not running and begins a new game.
+    fn prepare(&mut self) -> Result<(), Failure> {
+        if self.process.is_none() {
+            match EngineProcess::start(&self.cfg) {
+                Ok(p) => self.process = Some(p),
+                Err(e) => {
+                    eprintln!("Warning: {e}");
+                    return Err(Failure::Disconnected);
+                }
+            }
+        }
+        let result = self.process.as_mut().map_or(Err(Failure::Disconnected), |p| p.new_game());
+        if result.is_err() {
+            self.process = None;
+        }
+        result
+    }
+
+    /// Quits the engine if it runs.
+    pub fn shut_down(&mut self) {
+        if let Some(p) = self.process.take() {
+            p.quit();
+        }
+    }
+}
+
+/// One side's clock.
+#[derive(Clone, Copy, Debug)]
+struct Clock {
+    left_ms: u64,
+    moves_made: u32,
+}
+
+impl Clock {
+    fn new(limit: Limit) -> Clock {
+        let left_ms = if let Limit::Clock { base_ms, .. } = limit { base_ms } else { 0 };
+        Clock { left_ms, moves_made: 0 }
+    }
+
+    fn moves_to_go(&self, limit: Limit) -> Option<u32> {
+        match limit {
+            Limit::Clock { moves, .. } if moves > 0 => Some(moves - self.moves_made % moves),
+            _ => None,
+        }
+    }
+
+    /// Charges a move's time; `false` if the engine overstepped beyond the margin.
+    fn charge(&mut self, limit: Limit, elapsed_ms: u64, margin_ms: u64) -> bool {
+        match limit {
+            Limit::Clock { moves, base_ms, inc_ms } => {
+                if elapsed_ms > self.left_ms + margin_ms {
+                    return false;
+                }
+                self.left_ms = self.left_ms.saturating_sub(elapsed_ms) + inc_ms;
+                self.moves_made += 1;
+                if moves > 0 && self.moves_made.is_multiple_of(moves) {
+                    self.left_ms += base_ms;
+                }
+                true
+            }
+            Limit::MoveTime(ms) => elapsed_ms <= ms + margin_ms,
+            Limit::Nodes(_) | Limit::Depth(_) => true,
+        }
+    }
+}
+
+/// The `go` command for the side to move.
+fn go_command(proto: Proto, limit: Limit, side: Color, clocks: &[Clock; 2], limits: [Limit; 2], draw: bool) -> String {
+    let own = clocks[side.index()];
+    let opp = clocks[side.opp().index()];
+    let draw = if draw && proto == Proto::Ucci { "draw " } else { "" };
+    match (proto, limit) {
+        (_, Limit::Nodes(n)) => format!("go {draw}nodes {n}"),
+        (_, Limit::Depth(d)) => format!("go {draw}depth {d}"),
+        (Proto::Ucci, Limit::MoveTime(ms)) => format!("go {draw}time {ms} movestogo 1"),
+        (Proto::Uci, Limit::MoveTime(ms)) => format!("go movetime {ms}"),
+        (Proto::Ucci, Limit::Clock { inc_ms, .. }) => {
+            let opp_inc = if let Limit::Clock { inc_ms, .. } = limits[side.opp().index()] { inc_ms } else { 0 };
+            let mut s = format!("go {draw}time {}", own.left_ms);
+            match own.moves_to_go(limit) {
+                Some(m) => s += &format!(" movestogo {m}"),
+                None => s += &format!(" increment {inc_ms}"),
+            }
+            if matches!(limits[side.opp().index()], Limit::Clock { .. }) {
+                s += &format!(" opptime {}", opp.left_ms);
+                match opp.moves_to_go(limits[side.opp().index()]) {
+                    Some(m) => s += &format!(" oppmovestogo {m}"),
+                    None => s += &format!(" oppincrement {opp_inc}"),
+                }
+            }
+            s
+        }
+        (Proto::Uci, Limit::Clock { inc_ms, .. }) => {
+            let (red, black) = (clocks[0].left_ms, clocks[1].left_ms);
+            let incs = limits.map(|l| if let Limit::Clock { inc_ms, .. } = l { inc_ms } else { 0 });
+            let mut s = format!("go wtime {red} btime {black} winc {} binc {}", incs[0], incs[1]);
+            debug_assert!(incs[side.index()] == inc_ms);
+            if let Some(m) = own.moves_to_go(limit) {
+                s += &format!(" movestogo {m}");
+            }
+            s
+        }
+    }
+}
+
+/// `position` text: UCI gets the start and every move; UCCI the position after the last
+/// capture and the moves since (the protocol's advice, so repetitions stay visible).
+struct PositionText {
+    start: String,
+    all: Vec<Move>,
+    since_capture_fen: String,
+    since_capture: Vec<Move>,
+}
+
+impl PositionText {
+    fn command(&self, proto: Proto) -> String {
+        let (fen, moves) = match proto {
+            Proto::Uci => (&self.start, &self.all),
+            Proto::Ucci => (&self.since_capture_fen, &self.since_capture),
+        };
+        let mut s = format!("position fen {fen}");
+        if !moves.is_empty() {
+            s += " moves";
+            for m in moves {
+                s += &format!(" {m}");
+            }
+        }
+        s
+    }
+}
+
+/// Plays `m` in `game`, keeping the protocol texts in step.
+fn play(game: &mut Game, text: &mut PositionText, m: Move) -> bool {
+    let capture = game.position().is_capture(m);
+    if game.play(m).is_err() {
+        return false;
+    }
+    text.all.push(m);
+    if capture {
+        text.since_capture_fen = game.position().to_fen();
+        text.since_capture.clear();
+    } else {
+        text.since_capture.push(m);
+    }
+    true
+}
+
+/// Plays one game: `seats[0]` has Red, `seats[1]` Black. `None` if `stop` was raised first.
+pub fn play_game(
+    seats: [&mut Seat; 2],
+    opening: &Opening,
+    adj: &Adjudication,
+    stop: &AtomicBool,
+) -> Option<GameRecord> {
+    let mut seats = seats;
+    let mut game = Game::new(opening.start.clone());
+    let start_fen = opening.start.to_fen();
+    let mut text = PositionText {
+        start: start_fen.clone(),
+        all: Vec::new(),
+        since_capture_fen: start_fen,
+        since_capture: Vec::new(),
+    };
+    for &m in &opening.moves {
+        play(&mut game, &mut text, m);
+    }
+    let finish = |game: &Game, result: GameResult, reason: String, termination: Termination| GameRecord {
+        start: opening.start.clone(),
+        standard: opening.standard,
+        moves: game.moves().to_vec(),
+        result,
+        reason,
+        termination,
+    };
+    let failure = |side: Color, f: Failure| match f {
+        Failure::Disconnected => (format!("{} disconnects", side.name()), Termination::Disconnect),
+        Failure::Stalled => (format!("{}'s connection stalls", side.name()), Termination::Stall),
+    };
+    for (i, side) in [Color::Red, Color::Black].into_iter().enumerate() {
+        if let Err(f) = seats[i].prepare() {
+            let (reason, t) = failure(side, f);
+            return Some(finish(&game, GameResult::loss_for(side), reason, t));
+        }
+    }
+    let limits = [seats[0].cfg.limit, seats[1].cfg.limit];
+    let mut clocks = [Clock::new(limits[0]), Clock::new(limits[1])];
+    let mut draw_offer: Option<Color> = None;
+    let mut resign_streak = [0u32; 2];
+    let mut draw_streak = 0u32;
+    loop {
+        if let Some(v) = game.verdict() {
+            return Some(finish(&game, v.result, v.reason, Termination::Rules));
+        }
+        if stop.load(Ordering::Relaxed) {
+            return None;
+        }
+        let side = game.position().side_to_move();
+        let seat = &mut seats[side.index()];
+        let (proto, limit) = (seat.cfg.proto, seat.cfg.limit);
+        let offered = draw_offer.take() == Some(side.opp());
+        let go = go_command(proto, limit, side, &clocks, limits, offered);
+        let allowed = match limit {
+            Limit::Clock { .. } => clocks[side.index()].left_ms + seat.cfg.margin_ms,
+            Limit::MoveTime(ms) => ms + seat.cfg.margin_ms,
+            Limit::Nodes(_) | Limit::Depth(_) => seat.cfg.timeout_ms,
+        };
+        let reply = match seat.process.as_mut() {
+            Some(p) => p.think(&text.command(proto), &go, Duration::from_millis(allowed)),
+            None => Err(Failure::Disconnected),
+        };
+        let reply = match reply {
+            Ok(r) => r,
+            Err(f) => {
+                seat.process = None;
+                let (reason, t) = failure(side, f);
+                return Some(finish(&game, GameResult::loss_for(side), reason, t));
+            }
+        };
+        let margin = seat.cfg.margin_ms;
+        if reply.late || !clocks[side.index()].charge(limit, reply.elapsed_ms, margin) {
+            return Some(finish(
+                &game,
+                GameResult::loss_for(side),
+                format!("{} loses on time", side.name()),
+                Termination::TimeForfeit,
+            ));
+        }
+        if reply.resign {
+            return Some(finish(
+                &game,
+                GameResult::loss_for(side),
+                format!("{} resigns", side.name()),
+                Termination::Agreement,
+            ));
+        }
+        if reply.draw && offered {
+            return Some(finish(&game, GameResult::Draw, "Draw by agreement".to_string(), Termination::Agreement));
+        }
+        let Some(text_move) = reply.bestmove else {
+            return Some(finish(
+                &game,
+                GameResult::loss_for(side),
+                format!("{} makes no move", side.name()),
+                Termination::IllegalMove,
+            ));
+        };
+        let legal = Move::parse(&text_move).map(|m| play(&mut game, &mut text, m)).unwrap_or(false);
+        if !legal {
+            let shown: String = text_move.chars().take(16).collect();
+            return Some(finish(
+                &game,
+                GameResult::loss_for(side),
+                format!("{} makes an illegal move: {shown}", side.name()),
+                Termination::IllegalMove,
+            ));
+        }
+        if reply.draw {
+            draw_offer = Some(side);
+        }
+        if let Some(v) = game.verdict() {
+            return Some(finish(&game, v.result, v.reason, Termination::Rules));
+        }
+        // Score adjudication, from the mover's own scores.
+        if let Some(rule) = adj.resign {
+            let streak = &mut resign_streak[side.index()];
+            *streak = if reply.score.is_some_and(|s| s <= -rule.score) { *streak + 1 } else { 0 };
+            if *streak >= rule.movecount {
+                return Some(finish(
+                    &game,
+                    GameResult::loss_for(side),
+                    format!("{} wins by adjudication", side.opp().name()),
+                    Termination::Adjudication,
+                ));
+            }
+        }
+        if let Some(rule) = adj.draw {
+            let full_moves = game.moves().len() as u32 / 2;
+            let quiet = reply.score.is_some_and(|s| s.abs() <= rule.score);
+            draw_streak = if quiet && full_moves >= rule.movenumber { draw_streak + 1 } else { 0 };
+            if draw_streak >= 2 * rule.movecount {
+                return Some(finish(
+                    &game,
+                    GameResult::Draw,
+                    "Draw by adjudication".to_string(),
+                    Termination::Adjudication,
+                ));
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn go_commands_per_protocol() {
+        let tc = Limit::Clock { moves: 0, base_ms: 10_000, inc_ms: 100 };
+        let clocks = [Clock { left_ms: 9_000, moves_made: 3 }, Clock { left_ms: 8_000, moves_made: 3 }];
+        assert_eq!(
+            go_command(Proto::Ucci, tc, Color::Black, &clocks, [tc, tc], true),
+            "go draw time 8000 increment 100 opptime 9000 oppincrement 100"
+        );
+        assert_eq!(
+            go_command(Proto::Uci, tc, Color::Red, &clocks, [tc, tc], true),
+            "go wtime 9000 btime 8000 winc 100 binc 100"
+        );
+        let periods = Limit::Clock { moves: 40, base_ms: 60_000, inc_ms: 0 };
+        assert_eq!(
+            go_command(Proto::Ucci, periods, Color::Red, &clocks, [periods, periods], false),
+            "go time 9000 movestogo 37 opptime 8000 oppmovestogo 37"
+        );
+        assert_eq!(
+            go_command(Proto::Ucci, Limit::MoveTime(500), Color::Red, &clocks, [tc, tc], false),
+            "go time 500 movestogo 1"
+        );
+        assert_eq!(
+            go_command(Proto::Uci, Limit::MoveTime(500), Color::Red, &clocks, [tc, tc], false),
+            "go movetime 500"
+        );
+        assert_eq!(go_command(Proto::Uci, Limit::Nodes(1000), Color::Red, &clocks, [tc, tc], false), "go nodes 1000");
+        assert_eq!(go_command(Proto::Ucci, Limit::Depth(4), Color::Red, &clocks, [tc, tc], false), "go depth 4");
+    }
+
+    #[test]
+    fn clock_charges_increment_periods_and_margin() {
+        let tc = Limit::Clock { moves: 2, base_ms: 1000, inc_ms: 10 };
+        let mut c = Clock::new(tc);
+        assert!(c.charge(tc, 300, 0));
+        assert_eq!(c.left_ms, 710);
+        assert!(c.charge(tc, 200, 0));
+        assert_eq!(c.left_ms, 1520);
+        assert!(!c.charge(tc, 1600, 50));
+        assert!(c.charge(tc, 1560, 50));
+        assert_eq!(c.left_ms, 10);
+        assert!(Clock::new(Limit::MoveTime(100)).charge(Limit::MoveTime(100), 140, 50));
+        assert!(!Clock::new(Limit::MoveTime(100)).charge(Limit::MoveTime(100), 160, 50));
+    }
+
+    #[test]
+    fn ucci_position_restarts_from_the_last_capture() {
+        let mut game = Game::new(Position::startpos());
+        let fen = game.position().to_fen();
+        let mut t = PositionText { start: fen.clone(), all: vec![], since_capture_fen: fen, since_capture: vec![] };
+        for m in ["h2e2", "h7e7", "e2e6"] {
+            assert!(play(&mut game, &mut t, Move::parse(m).unwrap()));
+        }
+        assert!(!play(&mut game, &mut t, Move::parse("a0a5").unwrap()));
+        assert_eq!(
+            t.command(Proto::Ucci),
+            "position fen rnbakabnr/9/1c2c4/p1p1C1p1p/9/9/P1P1P1P1P/1C7/9/RNBAKABNR b - - 0 2"
+        );
+        assert!(t.command(Proto::Uci).ends_with("w - - 0 1 moves h2e2 h7e7 e2e6"));
+    }
+}

@@ -1,0 +1,9 @@
+//! The engine-vs-engine match runner behind `chuhe match`: engine processes over UCCI/UCI,
+//! games checked by the shared `rules` module, concurrent scheduling, statistics and PGN.
+
+pub mod engine;
+pub mod game;
+pub mod openings;
+pub mod pgn;
+pub mod scheduler;
+pub mod stats;

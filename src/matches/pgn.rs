@@ -1,0 +1,152 @@
+//! Games as PGN in the Chinese-chess convention: `[Game "Chinese Chess"]`, `[Red]`/`[Black]`,
+//! `[FEN]` for non-standard starts, `[Format "ICCS"]` with moves written `H2-E2`.
+
+use super::game::GameRecord;
+use crate::board::{Color, Move};
+use std::fmt::Write;
+
+/// Header facts that are not in the record.
+#[derive(Clone, Debug)]
+pub struct PgnHeader<'a> {
+    /// `[Event]`.
+    pub event: &'a str,
+    /// `[Round]`.
+    pub round: usize,
+    /// Red's name.
+    pub red: &'a str,
+    /// Black's name.
+    pub black: &'a str,
+    /// `[Date]` as `YYYY.MM.DD`.
+    pub date: &'a str,
+}
+
+/// A move in ICCS as PGN writes it: `H2-E2`.
+pub fn iccs(m: Move) -> String {
+    let t = m.to_string().to_ascii_uppercase();
+    format!("{}-{}", &t[..2], &t[2..])
+}
+
+/// One game as PGN text, ending with a blank line.
+pub fn write_game(h: &PgnHeader, g: &GameRecord) -> String {
+    let mut s = String::new();
+    let tag = |s: &mut String, k: &str, v: &str| {
+        let v = v.replace('\\', "\\\\").replace('"', "\\\"");
+        let _ = writeln!(s, "[{k} \"{v}\"]");
+    };
+    tag(&mut s, "Game", "Chinese Chess");
+    tag(&mut s, "Event", h.event);
+    tag(&mut s, "Site", "?");
+    tag(&mut s, "Date", h.date);
+    tag(&mut s, "Round", &h.round.to_string());
+    tag(&mut s, "Red", h.red);
+    tag(&mut s, "Black", h.black);
+    tag(&mut s, "Result", &g.result.to_string());
+    if !g.standard {
+        tag(&mut s, "FEN", &g.start.to_fen());
+    }
+    tag(&mut s, "Format", "ICCS");
+    tag(&mut s, "PlyCount", &g.moves.len().to_string());
+    tag(&mut s, "Termination", g.termination.pgn());
+    s.push('\n');
+    let mut tokens = Vec::new();
+    let mut number = g.start.fullmove_number().max(1);
+    let mut side = g.start.side_to_move();
+    for (i, &m) in g.moves.iter().enumerate() {
+        match side {
+            Color::Red => tokens.push(format!("{number}.")),
+            Color::Black if i == 0 => tokens.push(format!("{number}. ...")),
+            Color::Black => {}
+        }
+        tokens.push(iccs(m));
+        if side == Color::Black {
+            number += 1;
+        }
+        side = side.opp();
+    }
+    tokens.push(format!("{{{}}}", g.reason));
+    tokens.push(g.result.to_string());
+    let mut line = String::new();
+    for t in tokens {
+        if !line.is_empty() && line.len() + 1 + t.len() > 79 {
+            s.push_str(&line);
+            s.push('\n');
+            line.clear();
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(&t);
+    }
+    s.push_str(&line);
+    s.push_str("\n\n");
+    s
+}
+
+/// Today's UTC date as `YYYY.MM.DD`.
+pub fn today() -> String {
+    let secs = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0);
+    let (y, m, d) = civil_from_days((secs / 86_400) as i64);
+    format!("{y:04}.{m:02}.{d:02}")
+}
+
+/// Days since 1970-01-01 to (year, month, day), proleptic Gregorian (H. Hinnant's algorithm).
+fn civil_from_days(z: i64) -> (i64, u32, u32) {
+    let z = z + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    (y, m, d)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Position;
+    use crate::matches::game::Termination;
+    use crate::rules::GameResult;
+
+    #[test]
+    fn writes_chinese_chess_pgn() {
+        let moves = ["h2e2", "h9g7", "h0g2"].iter().map(|m| Move::parse(m).unwrap()).collect();
+        let g = GameRecord {
+            start: Position::startpos(),
+            standard: true,
+            moves,
+            result: GameResult::BlackWins,
+            reason: "Red makes an illegal move: a0a9".into(),
+            termination: Termination::IllegalMove,
+        };
+        let h = PgnHeader { event: "m", round: 3, red: "A", black: "B", date: "2026.11.29" };
+        let text = write_game(&h, &g);
+        assert!(text.starts_with("[Game \"Chinese Chess\"]\n"));
+        assert!(text.contains("[Red \"A\"]\n[Black \"B\"]\n[Result \"0-1\"]\n"));
+        assert!(text.contains("[Format \"ICCS\"]") && !text.contains("[FEN"));
+        assert!(text.contains("[Termination \"illegal move\"]"));
+        assert!(text.contains("\n1. H2-E2 H9-G7 2. H0-G2 {Red makes an illegal move: a0a9} 0-1\n\n"));
+
+        let black_first = Position::from_fen("4k4/9/9/9/9/9/9/9/4A4/3K1R3 b - - 0 7").unwrap();
+        let g2 = GameRecord {
+            start: black_first,
+            standard: false,
+            moves: vec![Move::parse("e9e8").unwrap()],
+            result: GameResult::Draw,
+            reason: "x".into(),
+            termination: Termination::Rules,
+        };
+        let text = write_game(&h, &g2);
+        assert!(text.contains("[FEN \"4k4/9/9/9/9/9/9/9/4A4/3K1R3 b - - 0 7\"]"));
+        assert!(text.contains("\n7. ... E9-E8 {x} 1/2-1/2\n"));
+    }
+
+    #[test]
+    fn dates() {
+        assert_eq!(civil_from_days(0), (1970, 1, 1));
+        assert_eq!(civil_from_days(20_786), (2026, 11, 29));
+        assert_eq!(civil_from_days(11_016), (2000, 2, 29));
+    }
+}
