@@ -1,6 +1,7 @@
 //! Command-line tools over the library: `perft` and friends. Errors go to stderr, exit 2.
 
 mod args;
+mod bench_cmd;
 mod judge_cmd;
 mod match_cmd;
 mod perft_cmd;
@@ -11,6 +12,7 @@ use std::process::ExitCode;
 /// Usage text printed by `chuhe help` and on an unknown subcommand.
 pub const USAGE: &str = "usage: chuhe                      start the protocol loop (first command: ucci, uci or xboard)
        chuhe perft [--fen FEN] --depth N [--divide]
+       chuhe bench [--depth D]
        chuhe match -engine cmd=PROG ... -engine cmd=PROG ... [-each ...]   (see README, Match)
        chuhe judge [--fen FEN] [--moves \"M1 M2 ...\"] [--json] | judge --file FILE [--json]
        chuhe help";
@@ -24,6 +26,7 @@ pub fn run(args: &[String]) -> ExitCode {
     let rest = &args[1..];
     let result = match cmd.as_str() {
         "perft" => perft_cmd::run(rest),
+        "bench" => bench_cmd::run(rest),
         "match" => match_cmd::run(rest),
         "judge" => judge_cmd::run(rest),
         "help" | "--help" | "-h" => {

@@ -1,20 +1,39 @@
 //! Search: the engine core the protocols drive. `Engine` owns the transposition table and
 //! the search threads; a search runs in the background and reports through a callback.
 //!
-//! STUB (to be completed under the search issue): a plain alpha-beta on one thread. The
-//! public API below is the contract the protocol layer codes against.
+//! Files: `driver.rs` (iterative deepening, aspiration, MultiPV, Lazy SMP, reports),
+//! `pvs.rs` (alpha-beta, rules of the game, pruning), `qsearch.rs`, `ordering.rs`, `tt.rs`,
+//! `time.rs`.
 
-use crate::board::{Move, MoveList, Position};
-use crate::eval::evaluate;
+mod driver;
+mod ordering;
+mod pvs;
+mod qsearch;
+mod time;
+mod tt;
+
+#[cfg(test)]
+mod tests;
+
+pub use driver::{Features, MAX_DEPTH};
+use tt::TranspositionTable;
+
+use crate::board::{Move, Position};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
-use std::time::Instant;
 
 /// Scores at or beyond this magnitude are mates.
 pub const MATE: i32 = 30000;
 /// Largest score below mate scores.
 pub const MATE_BOUND: i32 = MATE - 1000;
+/// A win by the rules without mate (the opponent's forbidden perpetual check or chase): a
+/// band below `MATE_BOUND` and far above any evaluation, reported as centipawns.
+pub const RULE_WIN: i32 = 25000;
+/// Beyond every score.
+pub(crate) const INF: i32 = MATE + 1;
+/// Deepest ply of the search stack.
+pub(crate) const MAX_PLY: usize = 128;
 
 /// A score from the side to move's view.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -148,9 +167,12 @@ pub struct ProbeInfo {
 
 /// The search engine: settings, table and the background search.
 pub struct Engine {
+    tt: Arc<TranspositionTable>,
     hash_mb: usize,
     threads: usize,
     multipv: usize,
+    features: Features,
+    loop_verdict: driver::LoopJudge,
     stop: Arc<AtomicBool>,
     ponderhit: Arc<AtomicBool>,
     handle: Option<JoinHandle<SearchResult>>,
@@ -167,9 +189,12 @@ impl Engine {
     /// A new engine with a 16 MB table and one thread.
     pub fn new() -> Engine {
         Engine {
+            tt: Arc::new(TranspositionTable::new(16)),
             hash_mb: 16,
             threads: 1,
             multipv: 1,
+            features: Features::default(),
+            loop_verdict: crate::rules::loop_verdict,
             stop: Arc::new(AtomicBool::new(false)),
             ponderhit: Arc::new(AtomicBool::new(false)),
             handle: None,
@@ -177,28 +202,55 @@ impl Engine {
         }
     }
 
-    /// Resizes the table (call while idle).
+    /// Resizes the table to exactly `mb` megabytes (call while idle; clears it).
     pub fn set_hash_mb(&mut self, mb: usize) {
-        self.hash_mb = mb.max(1);
+        let mb = mb.max(1);
+        self.stop_and_wait();
+        if mb != self.hash_mb {
+            self.hash_mb = mb;
+            // Free the old table before allocating the new one.
+            self.tt = Arc::new(TranspositionTable::new(1));
+            self.tt = Arc::new(TranspositionTable::new(mb));
+        }
     }
 
-    /// Current table size in MB.
+    /// Current table size in MB (as allocated).
     pub fn hash_mb(&self) -> usize {
-        self.hash_mb
+        self.tt.bytes() >> 20
     }
 
     /// Sets the number of search threads (call while idle).
     pub fn set_threads(&mut self, n: usize) {
-        self.threads = n.max(1);
+        self.threads = n.clamp(1, 256);
+    }
+
+    /// Number of search threads.
+    pub fn threads(&self) -> usize {
+        self.threads
     }
 
     /// Sets how many principal variations to report.
     pub fn set_multipv(&mut self, n: usize) {
-        self.multipv = n.max(1);
+        self.multipv = n.clamp(1, 128);
+    }
+
+    /// Switches selective-search techniques on or off (for measuring them).
+    pub fn set_features(&mut self, features: Features) {
+        self.features = features;
+    }
+
+    /// Replaces the repetition judge (tests check the search against a known verdict).
+    #[cfg(test)]
+    pub(crate) fn set_loop_verdict(&mut self, judge: driver::LoopJudge) {
+        self.loop_verdict = judge;
     }
 
     /// Forgets everything learned (new game).
-    pub fn clear(&mut self) {}
+    pub fn clear(&mut self) {
+        self.stop_and_wait();
+        self.tt.clear();
+        *self.last.lock().unwrap_or_else(|e| e.into_inner()) = None;
+    }
 
     /// Whether a search is running.
     pub fn is_searching(&self) -> bool {
@@ -206,8 +258,10 @@ impl Engine {
     }
 
     /// Starts a background search of the position reached by playing `moves` (legal, already
-    /// checked) from `start`. `root_moves` restricts the root (empty: all legal moves).
-    /// `report` is called from the search thread; its last call is `Report::Done`.
+    /// checked) from `start`. `root_moves` restricts the root (empty: all legal moves; if
+    /// none of them is legal the result has no best move). `report` is called from the
+    /// search thread; its last call is `Report::Done`, which a ponder or infinite search sends
+    /// only after `stop` (or, pondering, after `ponderhit` and a limit).
     pub fn start(
         &mut self,
         start: &Position,
@@ -216,23 +270,38 @@ impl Engine {
         root_moves: &[Move],
         mut report: impl FnMut(Report) + Send + 'static,
     ) {
-        self.wait();
+        // A search still running (even an infinite one) is stopped first, never waited on.
+        self.stop_and_wait();
         self.stop.store(false, Ordering::SeqCst);
         self.ponderhit.store(false, Ordering::SeqCst);
-        let mut pos = start.clone();
-        for &m in moves {
-            pos.make_move(m);
-        }
-        let root_moves: Vec<Move> = root_moves.to_vec();
-        let stop = self.stop.clone();
-        let ponderhit = self.ponderhit.clone();
-        let last = self.last.clone();
+        let start = start.clone();
+        let moves = moves.to_vec();
+        let root_moves = root_moves.to_vec();
+        let (tt, stop, ponderhit, last) =
+            (self.tt.clone(), self.stop.clone(), self.ponderhit.clone(), self.last.clone());
+        let (threads, multipv, features, judge) = (self.threads, self.multipv, self.features, self.loop_verdict);
         self.handle = Some(std::thread::spawn(move || {
-            let result = simple_search(&mut pos, &limits, &root_moves, &stop, &mut report);
-            while limits.ponder && !stop.load(Ordering::SeqCst) && !ponderhit.load(Ordering::SeqCst) {
+            let ponder = limits.ponder;
+            let infinite = limits.infinite;
+            let result = driver::run_search(
+                &tt,
+                &stop,
+                &ponderhit,
+                &start,
+                &moves,
+                limits,
+                &root_moves,
+                threads,
+                multipv,
+                features,
+                judge,
+                &mut report,
+            );
+            // A ponder search waits for ponderhit or stop, an infinite one for stop.
+            while (ponder && !ponderhit.load(Ordering::SeqCst) || infinite) && !stop.load(Ordering::SeqCst) {
                 std::thread::sleep(std::time::Duration::from_millis(1));
             }
-            *last.lock().unwrap() = Some(result.clone());
+            *last.lock().unwrap_or_else(|e| e.into_inner()) = Some(result.clone());
             report(Report::Done(result.clone()));
             result
         }));
@@ -248,14 +317,27 @@ impl Engine {
         self.ponderhit.store(true, Ordering::SeqCst);
     }
 
+    /// Stops the running search, if any, and waits for its `Done`.
+    fn stop_and_wait(&mut self) {
+        if self.handle.is_some() {
+            self.stop();
+            self.wait();
+        }
+    }
+
     /// Waits for the running search (if any) and returns its result.
     pub fn wait(&mut self) -> Option<SearchResult> {
         self.handle.take().and_then(|h| h.join().ok())
     }
 
     /// Looks `pos` up in the transposition table.
-    pub fn probe(&self, _pos: &Position) -> Option<ProbeInfo> {
-        None
+    pub fn probe(&self, pos: &Position) -> Option<ProbeInfo> {
+        self.tt.probe(pos.key(), 0).map(|e| ProbeInfo {
+            mv: (!e.mv.is_null()).then_some(e.mv),
+            score: e.score,
+            bound: e.bound,
+            depth: e.depth.max(0) as u32,
+        })
     }
 
     /// Searches synchronously (for `bench` and tests) and returns the result.
@@ -263,85 +345,33 @@ impl Engine {
         self.start(start, moves, limits, &[], |_| {});
         self.wait().expect("search thread finished")
     }
-}
 
-fn simple_search(
-    pos: &mut Position,
-    limits: &Limits,
-    root_moves: &[Move],
-    stop: &AtomicBool,
-    report: &mut impl FnMut(Report),
-) -> SearchResult {
-    let start = Instant::now();
-    let mut moves = pos.legal_moves();
-    if !root_moves.is_empty() {
-        moves.retain(|m| root_moves.contains(m));
+    /// Searches synchronously on this thread, collecting every report (for tests and tools).
+    pub fn search_collect(
+        &mut self,
+        start: &Position,
+        moves: &[Move],
+        limits: Limits,
+        root_moves: &[Move],
+    ) -> (SearchResult, Vec<Report>) {
+        self.stop_and_wait();
+        self.stop.store(false, Ordering::SeqCst);
+        self.ponderhit.store(false, Ordering::SeqCst);
+        let mut reports = Vec::new();
+        let result = driver::run_search(
+            &self.tt,
+            &self.stop,
+            &self.ponderhit,
+            start,
+            moves,
+            limits,
+            root_moves,
+            self.threads,
+            self.multipv,
+            self.features,
+            self.loop_verdict,
+            &mut |r| reports.push(r),
+        );
+        (result, reports)
     }
-    let mut result =
-        SearchResult { best: moves.first().copied(), ponder: None, score: Score::Cp(0), depth: 0, nodes: 0 };
-    let max_depth = limits.depth.unwrap_or(if limits.infinite || limits.ponder { 64 } else { 4 }).min(64);
-    let budget = limits.movetime_ms.or(limits.time_ms.map(|t| t / 30 + limits.inc_ms / 2));
-    let mut nodes = 0u64;
-    for depth in 1..=max_depth {
-        let mut best = (-MATE - 1, None);
-        for &m in &moves {
-            let u = pos.make_move(m);
-            let v = -alphabeta(pos, depth - 1, -MATE - 1, -best.0, 1, &mut nodes, stop);
-            pos.unmake_move(m, u);
-            if v > best.0 {
-                best = (v, Some(m));
-            }
-        }
-        if stop.load(Ordering::Relaxed) {
-            break;
-        }
-        result = SearchResult { best: best.1, ponder: None, score: Score::from_internal(best.0), depth, nodes };
-        let ms = start.elapsed().as_millis() as u64;
-        report(Report::Pv(Info {
-            depth,
-            seldepth: depth,
-            multipv: 1,
-            score: result.score,
-            bound: Bound::Exact,
-            nodes,
-            nps: nodes * 1000 / ms.max(1),
-            time_ms: ms,
-            hashfull: 0,
-            pv: best.1.into_iter().collect(),
-        }));
-        if budget.is_some_and(|b| ms * 2 > b) || limits.nodes.is_some_and(|n| nodes >= n) {
-            break;
-        }
-    }
-    result
-}
-
-fn alphabeta(
-    pos: &mut Position,
-    depth: u32,
-    mut alpha: i32,
-    beta: i32,
-    ply: i32,
-    nodes: &mut u64,
-    stop: &AtomicBool,
-) -> i32 {
-    *nodes += 1;
-    if depth == 0 || stop.load(Ordering::Relaxed) {
-        return evaluate(pos);
-    }
-    let mut moves = MoveList::new();
-    pos.generate_legal(&mut moves);
-    if moves.is_empty() {
-        return -MATE + ply;
-    }
-    for &m in &moves {
-        let u = pos.make_move(m);
-        let v = -alphabeta(pos, depth - 1, -beta, -alpha, ply + 1, nodes, stop);
-        pos.unmake_move(m, u);
-        if v >= beta {
-            return v;
-        }
-        alpha = alpha.max(v);
-    }
-    alpha
 }

@@ -1,0 +1,38 @@
+//! Criterion benches: fixed-depth searches (one thread, 16 MB, table cleared) and evaluation.
+
+use chuhe::board::Position;
+use chuhe::eval::evaluate;
+use chuhe::search::{Engine, Limits};
+use criterion::{black_box, criterion_group, criterion_main, Criterion};
+
+const POSITIONS: [(&str, &str, u32); 3] = [
+    ("start_d8", "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1", 8),
+    ("middlegame_d7", "2bakab2/4n4/6nc1/pRp1p3p/7r1/9/2P1P1P1P/3CB1NCB/4K4/rc1A1A2R w - - 0 16", 7),
+    ("endgame_d9", "3akab2/9/4b4/5R3/r8/4P4/4N4/B7B/4A4/4KA3 w - - 0 76", 9),
+];
+
+fn search(c: &mut Criterion) {
+    let mut group = c.benchmark_group("search");
+    group.sample_size(10);
+    let mut engine = Engine::new();
+    for (name, fen, depth) in POSITIONS {
+        let pos = Position::from_fen(fen).unwrap();
+        group.bench_function(name, |b| {
+            b.iter(|| {
+                engine.clear();
+                black_box(engine.search_sync(&pos, &[], Limits { depth: Some(depth), ..Limits::default() }).nodes)
+            })
+        });
+    }
+    group.finish();
+}
+
+fn eval(c: &mut Criterion) {
+    for (name, fen, _) in POSITIONS {
+        let pos = Position::from_fen(fen).unwrap();
+        c.bench_function(&format!("evaluate/{name}"), |b| b.iter(|| evaluate(black_box(&pos))));
+    }
+}
+
+criterion_group!(benches, search, eval);
+criterion_main!(benches);

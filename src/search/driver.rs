@@ -1,0 +1,533 @@
+//! The search driver: per-thread state, iterative deepening with aspiration windows over the
+//! root moves (MultiPV, root restriction), Lazy SMP helpers, limits and reports.
+
+use super::ordering::Heuristics;
+use super::time::TimeManager;
+use super::tt::TranspositionTable;
+use super::{Bound, Info, Limits, Report, Score, SearchResult, INF, MATE, MATE_BOUND, MAX_PLY, RULE_WIN};
+use crate::board::{Move, Position};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::Instant;
+
+/// Deepest nominal depth an iteration may have.
+pub const MAX_DEPTH: u32 = 100;
+
+/// Which selective-search techniques are on (all by default; switched off only to measure them).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Features {
+    /// Null-move pruning.
+    pub null_move: bool,
+    /// Late-move reductions.
+    pub lmr: bool,
+    /// Reverse futility (static null move) pruning.
+    pub reverse_futility: bool,
+    /// Futility pruning of quiet moves near the leaves.
+    pub futility: bool,
+    /// Late-move pruning (skip late quiet moves near the leaves).
+    pub late_move_pruning: bool,
+    /// Quiescence skips captures that likely lose material (defended, cheaper victim).
+    pub losing_capture_pruning: bool,
+    /// A move that gives check is searched one ply deeper.
+    pub check_extension: bool,
+    /// Quiescence also tries quiet checking moves at its first ply.
+    pub quiet_checks_in_qsearch: bool,
+}
+
+impl Default for Features {
+    fn default() -> Self {
+        Features {
+            null_move: true,
+            lmr: true,
+            reverse_futility: true,
+            futility: true,
+            late_move_pruning: true,
+            losing_capture_pruning: true,
+            check_extension: true,
+            quiet_checks_in_qsearch: false,
+        }
+    }
+}
+
+/// What every search thread shares.
+pub(crate) struct Shared<'a> {
+    pub tt: &'a TranspositionTable,
+    /// Set by the driver to end every thread's search now.
+    pub stop: AtomicBool,
+    /// The engine's `stop` (the user's), polled by the main thread.
+    pub external_stop: &'a AtomicBool,
+    pub ponderhit: &'a AtomicBool,
+    pub node_counts: Vec<AtomicU64>,
+    pub limits: Limits,
+    pub multipv: usize,
+    pub features: Features,
+    pub start: Instant,
+    /// How a repetition loop is judged (the rules' `loop_verdict`; replaceable in tests).
+    pub loop_verdict: LoopJudge,
+}
+
+/// A repetition judge: the position after the loop and the loop's moves.
+pub(crate) type LoopJudge = fn(&Position, &[Move]) -> crate::rules::LoopVerdict;
+
+impl Shared<'_> {
+    /// Nodes searched by all threads so far.
+    pub fn total_nodes(&self) -> u64 {
+        self.node_counts.iter().map(|n| n.load(Ordering::Relaxed)).sum()
+    }
+}
+
+/// A root move with its score in this and the previous iteration and its line.
+#[derive(Clone, Debug)]
+pub(crate) struct RootMove {
+    pub mv: Move,
+    pub score: i32,
+    pub prev_score: i32,
+    pub bound: Bound,
+    pub seldepth: usize,
+    pub pv: Vec<Move>,
+}
+
+/// Per-ply scratch of the search stack.
+#[derive(Clone, Copy, Default)]
+pub(crate) struct Frame {
+    pub eval: i32,
+    pub mv: Move,
+    pub piece: usize,
+}
+
+/// Main-thread only: the clock and the pondering state.
+pub(crate) struct Clock {
+    pub tm: TimeManager,
+    pub pondering: bool,
+}
+
+/// One search thread's state.
+pub(crate) struct Worker<'a> {
+    pub shared: &'a Shared<'a>,
+    pub id: usize,
+    pub pos: Position,
+    /// Keys of the game positions then of the search path; `keys[i]` is before `moves[i]`.
+    pub keys: Vec<u64>,
+    pub moves: Vec<Move>,
+    /// Index in `keys` of the root position.
+    pub root_index: usize,
+    /// Whether the position last checked by `rule_score` occurred before (game or path).
+    pub node_repeats: bool,
+    pub nodes: u64,
+    pub seldepth: usize,
+    pub heur: Heuristics,
+    pub pv: Vec<[Move; MAX_PLY + 1]>,
+    pub pv_len: [usize; MAX_PLY + 1],
+    pub stack: [Frame; MAX_PLY + 2],
+    pub root_moves: Vec<RootMove>,
+    pub pv_idx: usize,
+    pub root_depth: i32,
+    pub lmr: Vec<[i32; 64]>,
+    pub clock: Option<Clock>,
+    pub stopped: bool,
+}
+
+impl<'a> Worker<'a> {
+    /// A worker at the position reached by `moves` from `start`, searching `root_moves`.
+    pub fn new(shared: &'a Shared<'a>, id: usize, start: &Position, moves: &[Move], root: &[Move]) -> Worker<'a> {
+        let mut pos = start.clone();
+        let mut keys = Vec::with_capacity(moves.len() + MAX_PLY + 8);
+        let mut history = Vec::with_capacity(moves.len() + MAX_PLY + 8);
+        for &m in moves {
+            keys.push(pos.key());
+            history.push(m);
+            pos.make_move(m);
+        }
+        keys.push(pos.key());
+        let root_moves = root
+            .iter()
+            .map(|&mv| RootMove { mv, score: -INF, prev_score: -INF, bound: Bound::Upper, seldepth: 0, pv: vec![mv] })
+            .collect();
+        let mut lmr = vec![[0i32; 64]; 64];
+        for (d, row) in lmr.iter_mut().enumerate().skip(1) {
+            for (m, r) in row.iter_mut().enumerate().skip(1) {
+                *r = (0.5 + (d as f64).ln() * (m as f64).ln() / 2.2) as i32;
+            }
+        }
+        let clock = (id == 0).then(|| Clock { tm: TimeManager::new(&shared.limits), pondering: shared.limits.ponder });
+        Worker {
+            shared,
+            id,
+            pos,
+            keys,
+            root_index: moves.len(),
+            node_repeats: false,
+            moves: history,
+            nodes: 0,
+            seldepth: 0,
+            heur: Heuristics::new(MAX_PLY),
+            pv: vec![[Move::NULL; MAX_PLY + 1]; MAX_PLY + 1],
+            pv_len: [0; MAX_PLY + 1],
+            stack: [Frame::default(); MAX_PLY + 2],
+            root_moves,
+            pv_idx: 0,
+            root_depth: 0,
+            lmr,
+            clock,
+            stopped: false,
+        }
+    }
+
+    /// Plays `m` on the search path.
+    #[inline]
+    pub fn push_move(&mut self, m: Move) -> crate::board::Undo {
+        self.moves.push(m);
+        let u = self.pos.make_move(m);
+        self.keys.push(self.pos.key());
+        u
+    }
+
+    /// Takes back the last move of the search path.
+    #[inline]
+    pub fn pop_move(&mut self, m: Move, u: crate::board::Undo) {
+        self.keys.pop();
+        self.moves.pop();
+        self.pos.unmake_move(m, u);
+    }
+
+    /// Passes the turn on the search path (null move).
+    #[inline]
+    pub fn push_null(&mut self) -> crate::board::Undo {
+        self.moves.push(Move::NULL);
+        let u = self.pos.make_null();
+        self.keys.push(self.pos.key());
+        u
+    }
+
+    /// Takes back a null move.
+    #[inline]
+    pub fn pop_null(&mut self, u: crate::board::Undo) {
+        self.keys.pop();
+        self.moves.pop();
+        self.pos.unmake_null(u);
+    }
+
+    /// Counts a node; returns true when the search must unwind now.
+    #[inline]
+    pub fn count_node_and_check_stop(&mut self) -> bool {
+        self.nodes += 1;
+        if self.nodes & 1023 == 0 {
+            self.poll();
+        }
+        if !self.stopped && self.shared.stop.load(Ordering::Relaxed) {
+            self.stopped = true;
+        }
+        self.stopped
+    }
+
+    /// Publishes the node count; the main thread also checks the clock and the node budget.
+    fn poll(&mut self) {
+        self.shared.node_counts[self.id].store(self.nodes, Ordering::Relaxed);
+        let Some(clock) = &mut self.clock else {
+            return;
+        };
+        if self.shared.external_stop.load(Ordering::Relaxed) {
+            self.shared.stop.store(true, Ordering::Relaxed);
+            return;
+        }
+        if clock.pondering {
+            if !self.shared.ponderhit.load(Ordering::Relaxed) {
+                return;
+            }
+            clock.pondering = false;
+            clock.tm.start = Instant::now();
+        }
+        let over_nodes = self.shared.limits.nodes.is_some_and(|n| self.shared.total_nodes() >= n);
+        if over_nodes || clock.tm.hard_passed() {
+            self.shared.stop.store(true, Ordering::Relaxed);
+        }
+    }
+
+    fn elapsed_ms(&self) -> u64 {
+        self.shared.start.elapsed().as_millis() as u64
+    }
+
+    /// Iterative deepening; the main thread reports through `report` and decides when to stop.
+    pub fn iterate(&mut self, report: &mut dyn FnMut(Report)) {
+        let limits = self.shared.limits.clone();
+        let max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH) as i32;
+        let multipv = self.shared.multipv.min(self.root_moves.len()).max(1);
+        let main = self.id == 0;
+        let mut last_best = Move::NULL;
+        let mut best_changes = 0.0f64;
+        let mut prev_iter_score = -INF;
+        let mut d = 1;
+        while d <= max_depth {
+            // Helpers spread over depths so they fill the table ahead of the main thread.
+            let depth = if main { d } else { (d + (self.id as i32 % 2)).min(max_depth) };
+            self.root_depth = depth;
+            for rm in &mut self.root_moves {
+                if rm.score != -INF {
+                    rm.prev_score = rm.score;
+                }
+                rm.score = -INF;
+            }
+            for pv_idx in 0..multipv {
+                self.pv_idx = pv_idx;
+                self.seldepth = 0;
+                let prev = self.root_moves[pv_idx].prev_score;
+                let mut delta = 25;
+                let (mut alpha, mut beta) =
+                    if depth >= 5 && prev.abs() < RULE_WIN / 2 { (prev - delta, prev + delta) } else { (-INF, INF) };
+                loop {
+                    let score = self.root_search(depth, alpha, beta, report);
+                    self.sort_root(pv_idx);
+                    if self.stopped {
+                        break;
+                    }
+                    if score <= alpha {
+                        beta = (alpha + beta) / 2;
+                        alpha = (score - delta).max(-INF);
+                        if main && self.elapsed_ms() > 1000 {
+                            self.report_line(depth, pv_idx, Bound::Upper, report);
+                        }
+                    } else if score >= beta {
+                        beta = (score + delta).min(INF);
+                        if main && self.elapsed_ms() > 1000 {
+                            self.report_line(depth, pv_idx, Bound::Lower, report);
+                        }
+                    } else {
+                        break;
+                    }
+                    delta += delta;
+                    if delta > 600 {
+                        alpha = -INF;
+                        beta = INF;
+                    }
+                }
+                // Keep the lines found so far in MultiPV order.
+                self.root_moves[..=pv_idx].sort_by_key(|rm| std::cmp::Reverse(rm.score));
+                if self.stopped {
+                    break;
+                }
+            }
+            if self.stopped {
+                break;
+            }
+            self.shared.node_counts[self.id].store(self.nodes, Ordering::Relaxed);
+            if !main {
+                d += 1;
+                continue;
+            }
+            for i in 0..multipv {
+                self.report_line(depth, i, Bound::Exact, report);
+            }
+            let best = self.root_moves[0].clone();
+            if best.mv != last_best && d > 1 {
+                best_changes += 1.0;
+            }
+            last_best = best.mv;
+            if limits.mate.is_some_and(|n| best.score >= MATE_BOUND && (MATE - best.score + 1) / 2 <= n as i32) {
+                break;
+            }
+            if let Some(clock) = &self.clock {
+                if !clock.pondering {
+                    // More time when the best move keeps changing or the score falls.
+                    let fall = if prev_iter_score > -INF { (prev_iter_score - best.score).clamp(0, 150) } else { 0 };
+                    let stretch = (1.0 + best_changes * 0.25 + fall as f64 / 150.0).min(2.5);
+                    let single = self.root_moves.len() == 1 && d >= 4;
+                    if clock.tm.soft_passed(stretch) || (single && clock.tm.soft_ms.is_some()) {
+                        break;
+                    }
+                }
+            }
+            best_changes *= 0.5;
+            prev_iter_score = best.score;
+            d += 1;
+        }
+        self.shared.node_counts[self.id].store(self.nodes, Ordering::Relaxed);
+    }
+
+    /// Stable sort of the root moves from `from` on, best score first (previous score breaks ties).
+    fn sort_root(&mut self, from: usize) {
+        self.root_moves[from..].sort_by_key(|rm| std::cmp::Reverse((rm.score, rm.prev_score)));
+    }
+
+    /// Searches the root moves from `pv_idx` on with window (alpha, beta).
+    fn root_search(&mut self, depth: i32, mut alpha: i32, beta: i32, report: &mut dyn FnMut(Report)) -> i32 {
+        let mut best = -INF;
+        let in_check = self.pos.in_check();
+        self.pv_len[0] = 0;
+        for i in self.pv_idx..self.root_moves.len() {
+            let m = self.root_moves[i].mv;
+            if self.id == 0 && self.elapsed_ms() > 1000 {
+                report(Report::CurrMove { depth: depth as u32, mv: m, number: (i + 1) as u32 });
+            }
+            let capture = self.pos.is_capture(m);
+            let piece = super::ordering::moving_piece(&self.pos, m);
+            self.stack[0] = Frame { eval: 0, mv: m, piece };
+            let u = self.push_move(m);
+            let gives_check = self.pos.in_check();
+            let new_depth = depth - 1 + (gives_check && self.shared.features.check_extension) as i32;
+            let first = i == self.pv_idx;
+            let mut score;
+            if first {
+                score = -self.pvs(new_depth, -beta, -alpha, 1);
+            } else {
+                let late = i - self.pv_idx;
+                let r = if self.shared.features.lmr && depth >= 3 && late >= 3 && !capture && !gives_check && !in_check
+                {
+                    (self.lmr[depth.min(63) as usize][late.min(63)] - 1).clamp(0, new_depth - 1)
+                } else {
+                    0
+                };
+                score = -self.pvs(new_depth - r, -alpha - 1, -alpha, 1);
+                if score > alpha && r > 0 {
+                    score = -self.pvs(new_depth, -alpha - 1, -alpha, 1);
+                }
+                if score > alpha && score < beta {
+                    score = -self.pvs(new_depth, -beta, -alpha, 1);
+                }
+            }
+            self.pop_move(m, u);
+            if self.stopped {
+                return best;
+            }
+            if first || score > alpha {
+                let rm = &mut self.root_moves[i];
+                rm.score = score;
+                rm.seldepth = self.seldepth;
+                rm.bound = if score >= beta {
+                    Bound::Lower
+                } else if score <= alpha {
+                    Bound::Upper
+                } else {
+                    Bound::Exact
+                };
+                rm.pv.clear();
+                rm.pv.push(m);
+                let child = &self.pv[1][1..self.pv_len[1].max(1)];
+                rm.pv.extend_from_slice(child);
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    alpha = score;
+                    if score >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        best
+    }
+
+    /// Sends the line `index` of the current iteration.
+    fn report_line(&self, depth: i32, index: usize, bound: Bound, report: &mut dyn FnMut(Report)) {
+        let rm = &self.root_moves[index];
+        let score = if rm.score == -INF { rm.prev_score } else { rm.score };
+        if score == -INF {
+            return;
+        }
+        let nodes = self.shared.total_nodes().max(self.nodes);
+        let ms = self.elapsed_ms();
+        report(Report::Pv(Info {
+            depth: depth as u32,
+            seldepth: rm.seldepth.max(depth as usize) as u32,
+            multipv: index as u32 + 1,
+            score: Score::from_internal(score),
+            bound: if bound == Bound::Exact { rm.bound } else { bound },
+            nodes,
+            nps: nodes * 1000 / ms.max(1),
+            time_ms: ms,
+            hashfull: self.shared.tt.hashfull(),
+            pv: rm.pv.clone(),
+        }));
+    }
+
+    /// The outcome after the iterations: best line, its score, the completed depth.
+    pub fn result(&self, completed_depth: u32) -> SearchResult {
+        let Some(rm) = self.root_moves.first() else {
+            // No legal move: checkmated or stalemated, a loss either way.
+            return SearchResult {
+                best: None,
+                ponder: None,
+                score: Score::from_internal(-MATE),
+                depth: 0,
+                nodes: self.shared.total_nodes(),
+            };
+        };
+        let score = if rm.score == -INF { rm.prev_score } else { rm.score };
+        let mut ponder = rm.pv.get(1).copied();
+        if ponder.is_none() {
+            let mut p = self.pos.clone();
+            p.make_move(rm.mv);
+            ponder = self.shared.tt.probe(p.key(), 0).map(|e| e.mv).filter(|&m| !m.is_null() && p.is_legal(m));
+        }
+        SearchResult {
+            best: Some(rm.mv),
+            ponder,
+            score: Score::from_internal(if score == -INF { 0 } else { score }),
+            depth: completed_depth,
+            nodes: self.shared.total_nodes(),
+        }
+    }
+}
+
+/// Runs a whole search on this thread (plus `threads - 1` helpers) and returns the result.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn run_search(
+    tt: &TranspositionTable,
+    stop: &AtomicBool,
+    ponderhit: &AtomicBool,
+    start: &Position,
+    moves: &[Move],
+    limits: Limits,
+    root_restriction: &[Move],
+    threads: usize,
+    multipv: usize,
+    features: Features,
+    loop_verdict: LoopJudge,
+    report: &mut dyn FnMut(Report),
+) -> SearchResult {
+    let t0 = Instant::now();
+    tt.new_search();
+    let mut root_pos = start.clone();
+    for &m in moves {
+        root_pos.make_move(m);
+    }
+    let mut root: Vec<Move> = root_pos.legal_moves().into_iter().collect();
+    if !root_restriction.is_empty() {
+        root.retain(|m| root_restriction.contains(m));
+    }
+    // Order the first iteration by the table's move, then captures.
+    if let Some(e) = tt.probe(root_pos.key(), 0) {
+        if let Some(i) = root.iter().position(|&m| m == e.mv) {
+            root[..=i].rotate_right(1);
+        }
+    }
+    let shared = Shared {
+        tt,
+        stop: AtomicBool::new(false),
+        external_stop: stop,
+        ponderhit,
+        node_counts: (0..threads).map(|_| AtomicU64::new(0)).collect(),
+        limits,
+        multipv,
+        features,
+        start: t0,
+        loop_verdict,
+    };
+    let mut main = Worker::new(&shared, 0, start, moves, &root);
+    if root.is_empty() {
+        return main.result(0);
+    }
+    std::thread::scope(|s| {
+        for id in 1..threads {
+            let shared = &shared;
+            let root = &root;
+            s.spawn(move || {
+                let mut w = Worker::new(shared, id, start, moves, root);
+                w.iterate(&mut |_| {});
+            });
+        }
+        main.iterate(report);
+        shared.stop.store(true, Ordering::SeqCst);
+    });
+    let depth = main.root_depth as u32 - main.stopped as u32;
+    main.result(depth.max(1))
+}

@@ -1,0 +1,314 @@
+//! Move ordering: the TT move first, then captures by MVV-LVA (most valuable victim, least
+//! valuable attacker), killers, the countermove, and quiet moves by history.
+
+use crate::board::tables::{forward, in_palace, own_half, DIAG, HORSE_ATTACK, ON_BOARD, ORTHO};
+use crate::board::{Color, Move, MoveList, PieceKind, Position, Square, MAX_MOVES};
+
+/// Capture-ordering value of each kind (king, advisor, elephant, horse, rook, cannon, pawn).
+const ORDER_VALUE: [i32; 7] = [50, 2, 2, 4, 9, 5, 1];
+
+const TT_MOVE: i32 = 1 << 30;
+const CAPTURE: i32 = 1 << 28;
+const KILLER_1: i32 = 1 << 27;
+const KILLER_2: i32 = KILLER_1 - 1;
+const COUNTER: i32 = KILLER_1 - 2;
+/// History scores are kept within ±HISTORY_MAX so quiets stay below the counter move.
+pub const HISTORY_MAX: i32 = 1 << 14;
+/// Captures that likely lose material go after the quiet moves.
+const BAD_CAPTURE: i32 = -4 * HISTORY_MAX;
+
+/// Quiet-move statistics of one search thread.
+pub struct Heuristics {
+    /// Two killer moves per ply.
+    pub killers: Vec<[Move; 2]>,
+    /// history[piece code][to square].
+    pub history: Vec<[i32; 256]>,
+    /// counter[piece code][to square] of the previous move: the reply that refuted it.
+    pub counter: Vec<[Move; 256]>,
+}
+
+impl Heuristics {
+    /// Empty tables for `max_ply` plies.
+    pub fn new(max_ply: usize) -> Heuristics {
+        Heuristics {
+            killers: vec![[Move::NULL; 2]; max_ply + 2],
+            history: vec![[0; 256]; 16],
+            counter: vec![[Move::NULL; 256]; 16],
+        }
+    }
+
+    /// Records that quiet `m` (moving piece `piece`) caused a cutoff at `ply`.
+    pub fn reward(&mut self, ply: usize, piece: usize, m: Move, bonus: i32, prev: Option<(usize, Move)>) {
+        let k = &mut self.killers[ply];
+        if k[0] != m {
+            k[1] = k[0];
+            k[0] = m;
+        }
+        Self::adjust(&mut self.history[piece][m.to().index()], bonus);
+        if let Some((pp, pm)) = prev {
+            self.counter[pp][pm.to().index()] = m;
+        }
+    }
+
+    /// Lowers the history of a quiet move that was tried and did not cut.
+    pub fn punish(&mut self, piece: usize, m: Move, malus: i32) {
+        Self::adjust(&mut self.history[piece][m.to().index()], -malus);
+    }
+
+    /// Gravity update: moves towards ±HISTORY_MAX, never past it.
+    fn adjust(h: &mut i32, delta: i32) {
+        let delta = delta.clamp(-HISTORY_MAX, HISTORY_MAX);
+        *h += delta - *h * delta.abs() / HISTORY_MAX;
+    }
+}
+
+/// Piece code (0..16) of the piece on `m`'s origin.
+#[inline]
+pub fn moving_piece(pos: &Position, m: Move) -> usize {
+    pos.piece_at(m.from()).map_or(0, |p| p.index())
+}
+
+/// MVV-LVA key of a capture.
+#[inline]
+pub fn mvv_lva(pos: &Position, m: Move) -> i32 {
+    let victim = pos.piece_at(m.to()).map_or(0, |p| ORDER_VALUE[p.kind().index()]);
+    let attacker = pos.piece_at(m.from()).map_or(0, |p| ORDER_VALUE[p.kind().index()]);
+    victim * 64 - attacker
+}
+
+/// Material value (centipawns) of what `m` captures, for delta pruning.
+#[inline]
+pub fn captured_value(pos: &Position, m: Move) -> i32 {
+    pos.piece_at(m.to()).map_or(0, |p| match p.kind() {
+        PieceKind::King => 10_000,
+        k => crate::eval::PIECE_VALUE[k.index()],
+    })
+}
+
+const EMPTY: u8 = 0;
+const OFF: u8 = 0x40;
+/// Kind of each of a side's 16 piece slots (see `board::Position`).
+const SLOT_KIND: [PieceKind; 16] = [
+    PieceKind::King,
+    PieceKind::Advisor,
+    PieceKind::Advisor,
+    PieceKind::Elephant,
+    PieceKind::Elephant,
+    PieceKind::Horse,
+    PieceKind::Horse,
+    PieceKind::Rook,
+    PieceKind::Rook,
+    PieceKind::Cannon,
+    PieceKind::Cannon,
+    PieceKind::Pawn,
+    PieceKind::Pawn,
+    PieceKind::Pawn,
+    PieceKind::Pawn,
+    PieceKind::Pawn,
+];
+
+/// Whether a piece of `by` could capture on `sq` (pins ignored): the "is it defended" half
+/// of a static exchange test.
+pub fn attacked_by(pos: &Position, sq: Square, by: Color) -> bool {
+    let cells = &pos.cells;
+    let bit = 16u8 << by.index();
+    let is = |cell: u8, kind: PieceKind| cell & bit != 0 && SLOT_KIND[(cell & 15) as usize] == kind;
+    let s = sq.0 as i16;
+    for d in ORTHO {
+        let mut t = s + d;
+        if in_palace(Square(t as u8), by) && in_palace(sq, by) && is(cells[t as usize], PieceKind::King) {
+            return true;
+        }
+        while cells[t as usize] == EMPTY {
+            t += d;
+        }
+        let c = cells[t as usize];
+        if c == OFF {
+            continue;
+        }
+        if is(c, PieceKind::Rook) {
+            return true;
+        }
+        t += d;
+        while cells[t as usize] == EMPTY {
+            t += d;
+        }
+        if is(cells[t as usize], PieceKind::Cannon) {
+            return true;
+        }
+    }
+    for (leg, horses) in HORSE_ATTACK {
+        if cells[(s + leg) as usize] == EMPTY && horses.iter().any(|&h| is(cells[(s + h) as usize], PieceKind::Horse)) {
+            return true;
+        }
+    }
+    if is(cells[(s - forward(by)) as usize], PieceKind::Pawn) {
+        return true;
+    }
+    if !own_half(sq, by)
+        && (is(cells[(s + 1) as usize], PieceKind::Pawn) || is(cells[(s - 1) as usize], PieceKind::Pawn))
+    {
+        return true;
+    }
+    if in_palace(sq, by) && DIAG.iter().any(|&d| is(cells[(s + d) as usize], PieceKind::Advisor)) {
+        return true;
+    }
+    if own_half(sq, by) {
+        for d in DIAG {
+            let t = s + 2 * d;
+            if (0..256).contains(&t)
+                && ON_BOARD[t as usize]
+                && cells[(s + d) as usize] == EMPTY
+                && is(cells[t as usize], PieceKind::Elephant)
+            {
+                return true;
+            }
+        }
+    }
+    false
+}
+
+/// Whether capture `m` likely loses material: the attacker is worth clearly more than the
+/// victim and the victim's side defends the square.
+#[inline]
+pub fn losing_capture(pos: &Position, m: Move) -> bool {
+    let (Some(attacker), Some(victim)) = (pos.piece_at(m.from()), pos.piece_at(m.to())) else {
+        return false;
+    };
+    let gain = crate::eval::PIECE_VALUE[victim.kind().index()] - crate::eval::PIECE_VALUE[attacker.kind().index()];
+    gain < -60 && attacked_by(pos, m.to(), victim.color())
+}
+
+/// A list of moves with ordering scores, handed out best first.
+pub struct MovePicker {
+    moves: MoveList,
+    scores: [i32; MAX_MOVES],
+    next: usize,
+}
+
+impl MovePicker {
+    /// Scores `moves` for a full-width node.
+    pub fn new(
+        pos: &Position,
+        moves: MoveList,
+        tt_move: Move,
+        heur: &Heuristics,
+        ply: usize,
+        prev: Option<(usize, Move)>,
+    ) -> MovePicker {
+        let mut scores = [0; MAX_MOVES];
+        let killers = heur.killers[ply];
+        let counter = prev.map_or(Move::NULL, |(pp, pm)| heur.counter[pp][pm.to().index()]);
+        for (i, &m) in moves.iter().enumerate() {
+            scores[i] = if m == tt_move {
+                TT_MOVE
+            } else if pos.is_capture(m) {
+                if losing_capture(pos, m) {
+                    BAD_CAPTURE + mvv_lva(pos, m)
+                } else {
+                    CAPTURE + mvv_lva(pos, m)
+                }
+            } else if m == killers[0] {
+                KILLER_1
+            } else if m == killers[1] {
+                KILLER_2
+            } else if m == counter {
+                COUNTER
+            } else {
+                heur.history[moving_piece(pos, m)][m.to().index()]
+            };
+        }
+        MovePicker { moves, scores, next: 0 }
+    }
+
+    /// Scores captures (or evasions) for quiescence: TT move, then MVV-LVA.
+    pub fn captures(pos: &Position, moves: MoveList, tt_move: Move) -> MovePicker {
+        let mut scores = [0; MAX_MOVES];
+        for (i, &m) in moves.iter().enumerate() {
+            scores[i] = if m == tt_move {
+                TT_MOVE
+            } else if pos.is_capture(m) {
+                CAPTURE + mvv_lva(pos, m)
+            } else {
+                0
+            };
+        }
+        MovePicker { moves, scores, next: 0 }
+    }
+
+    /// The best remaining move and its ordering score.
+    #[inline]
+    pub fn next(&mut self) -> Option<(Move, i32)> {
+        let n = self.moves.len();
+        if self.next >= n {
+            return None;
+        }
+        let mut best = self.next;
+        for i in self.next + 1..n {
+            if self.scores[i] > self.scores[best] {
+                best = i;
+            }
+        }
+        self.moves.swap(self.next, best);
+        self.scores.swap(self.next, best);
+        let r = (self.moves[self.next], self.scores[self.next]);
+        self.next += 1;
+        Some(r)
+    }
+}
+
+/// Whether an ordering score is a killer or the counter move.
+pub fn is_refutation(score: i32) -> bool {
+    (COUNTER..=KILLER_1).contains(&score)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn picker_orders_tt_move_then_captures_by_mvv_lva() {
+        // Red rook on e5 can take a rook on e8 or a pawn on a5.
+        let pos = Position::from_fen("1nbakab2/4r4/9/9/p3R4/9/9/1C7/9/3A1K3 w - - 0 1").unwrap();
+        let moves = pos.legal_moves();
+        let quiet = moves.iter().copied().find(|&m| !pos.is_capture(m)).unwrap();
+        let heur = Heuristics::new(8);
+        let mut p = MovePicker::new(&pos, moves.clone(), quiet, &heur, 0, None);
+        assert_eq!(p.next().unwrap().0, quiet);
+        assert_eq!(p.next().unwrap().0, Move::parse("e5e8").unwrap());
+        assert_eq!(p.next().unwrap().0, Move::parse("e5a5").unwrap());
+        let mut seen = 3;
+        while p.next().is_some() {
+            seen += 1;
+        }
+        assert_eq!(seen, moves.len());
+    }
+
+    #[test]
+    fn attacks_and_losing_captures() {
+        // Red rook e5 takes pawn e6, which Black's horse d8 defends (its leg d7 is empty).
+        let pos = Position::from_fen("4k4/3n5/9/4p4/4R4/9/9/9/9/3K5 w - - 0 1").unwrap();
+        let sq = |s: &str| Square::parse(s).unwrap();
+        assert!(attacked_by(&pos, sq("e6"), Color::Black));
+        assert!(losing_capture(&pos, Move::parse("e5e6").unwrap()));
+        assert!(!attacked_by(&pos, sq("a5"), Color::Black));
+        // Cannon over a screen, pawn sideways across the river, king in its palace.
+        let pos = Position::from_fen("4k4/9/4c4/9/4P4/3pR4/9/9/9/3K5 w - - 0 1").unwrap();
+        let black = |s: &str| attacked_by(&pos, sq(s), Color::Black);
+        let red = |s: &str| attacked_by(&pos, sq(s), Color::Red);
+        assert!(black("e4") && black("c4") && black("d3") && black("e8"));
+        assert!(!black("b4") && !black("e2") && !black("d8"));
+        assert!(red("e6") && red("f5") && red("i4") && red("e1") && !red("a9") && !red("e7"));
+    }
+
+    #[test]
+    fn history_stays_bounded() {
+        let mut h = Heuristics::new(4);
+        let m = Move::parse("h2e2").unwrap();
+        for _ in 0..1000 {
+            h.reward(1, 5, m, 4000, None);
+        }
+        assert!(h.history[5][m.to().index()] <= HISTORY_MAX);
+        assert_eq!(h.killers[1][0], m);
+    }
+}

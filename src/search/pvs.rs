@@ -1,0 +1,306 @@
+//! Principal-variation alpha-beta below the root: rules of the game (repetition verdicts,
+//! 60-move rule, insufficient material), mate-distance pruning, the transposition table,
+//! reverse futility, null move, check extension, late-move reductions and pruning.
+
+use super::driver::{Frame, Worker};
+use super::ordering::{is_refutation, moving_piece, MovePicker};
+use super::{Bound, INF, MATE, MAX_PLY, RULE_WIN};
+use crate::board::{Move, MoveList, PieceKind};
+use crate::eval::evaluate;
+use crate::rules::{insufficient_material, LoopVerdict};
+use arrayvec::ArrayVec;
+
+/// Plies without capture after which the game is drawn (60 moves).
+const MOVE_LIMIT_PLIES: u32 = 120;
+
+impl Worker<'_> {
+    /// Score of the current position by the rules alone, if they decide it: a repetition
+    /// (judged by `loop_verdict`), the 60-move rule or insufficient material. Also notes in
+    /// `node_repeats` whether the position occurred before.
+    pub(crate) fn rule_score(&mut self, ply: usize) -> Option<i32> {
+        self.node_repeats = false;
+        let pos = &self.pos;
+        let halfmove = pos.halfmove_clock();
+        if halfmove >= MOVE_LIMIT_PLIES {
+            // Checkmate or stalemate on the last ply takes precedence.
+            return Some(if pos.has_legal_move() { 0 } else { -MATE + ply as i32 });
+        }
+        if halfmove == 0 && insufficient_material(pos) {
+            return Some(if pos.has_legal_move() { 0 } else { -MATE + ply as i32 });
+        }
+        // Repetition: same placement and side, within the plies since the last capture,
+        // never across a null move.
+        let n = self.keys.len() - 1;
+        let lo = n.saturating_sub(halfmove as usize);
+        let key = self.keys[n];
+        let mut j = n;
+        let mut earlier_in_game = None;
+        let mut game_hits = 0;
+        while j >= lo + 2 {
+            if self.moves[j - 1].is_null() || self.moves[j - 2].is_null() {
+                break;
+            }
+            j -= 2;
+            if self.keys[j] == key {
+                self.node_repeats = true;
+                if j >= self.root_index {
+                    return Some(self.loop_score(j));
+                }
+                // Before the root: a verdict on the third occurrence in the game.
+                game_hits += 1;
+                earlier_in_game = Some(j);
+                if game_hits >= 2 {
+                    break;
+                }
+            }
+        }
+        match (game_hits, earlier_in_game) {
+            (2, Some(first)) => Some(self.loop_score(first)),
+            // A second occurrence: the opponent can make it the third. If the loop so far
+            // is one the root side would lose, assume it will (pessimism is safe); a draw or
+            // the opponent's loss waits for the real third occurrence.
+            (1, Some(first)) => {
+                let root_side = if (n - self.root_index).is_multiple_of(2) {
+                    self.pos.side_to_move()
+                } else {
+                    self.pos.side_to_move().opp()
+                };
+                match (self.shared.loop_verdict)(&self.pos, &self.moves[first..]) {
+                    LoopVerdict::Loses(side) if side == root_side => {
+                        Some(if side == self.pos.side_to_move() { -RULE_WIN } else { RULE_WIN })
+                    }
+                    _ => None,
+                }
+            }
+            _ => None,
+        }
+    }
+
+    /// The score of a repetition loop that started at `keys[from]`: a draw, or a rule win or
+    /// loss (`±RULE_WIN`, below mate scores) for the side that perpetually checks or chases.
+    fn loop_score(&self, from: usize) -> i32 {
+        match (self.shared.loop_verdict)(&self.pos, &self.moves[from..]) {
+            LoopVerdict::Draw => 0,
+            LoopVerdict::Loses(side) if side == self.pos.side_to_move() => -RULE_WIN,
+            LoopVerdict::Loses(_) => RULE_WIN,
+        }
+    }
+
+    /// Whether the side to move has enough pieces that passing is never better than moving.
+    fn null_move_safe(&self) -> bool {
+        let us = self.pos.side_to_move();
+        let rooks = self.pos.count(us, PieceKind::Rook);
+        let minors = self.pos.count(us, PieceKind::Horse) + self.pos.count(us, PieceKind::Cannon);
+        rooks >= 1 && rooks + minors >= 2
+    }
+
+    /// Copies the child's line behind `m` into this ply's line.
+    #[inline]
+    fn update_pv(&mut self, ply: usize, m: Move) {
+        let child_len = self.pv_len[ply + 1].max(ply + 1);
+        self.pv[ply][ply] = m;
+        for i in ply + 1..child_len {
+            self.pv[ply][i] = self.pv[ply + 1][i];
+        }
+        self.pv_len[ply] = child_len;
+    }
+
+    /// Alpha-beta with PVS below the root; returns a fail-soft score for the side to move.
+    pub(crate) fn pvs(&mut self, mut depth: i32, mut alpha: i32, mut beta: i32, ply: usize) -> i32 {
+        self.pv_len[ply] = ply;
+        if depth <= 0 {
+            return self.qsearch(alpha, beta, ply, self.shared.features.quiet_checks_in_qsearch);
+        }
+        if self.count_node_and_check_stop() {
+            return 0;
+        }
+        let pv_node = beta - alpha > 1;
+        self.seldepth = self.seldepth.max(ply);
+        if let Some(v) = self.rule_score(ply) {
+            return v;
+        }
+        if ply >= MAX_PLY {
+            return evaluate(&self.pos);
+        }
+        // Mate-distance pruning: no line from here beats a mate already found nearer the root.
+        alpha = alpha.max(-MATE + ply as i32);
+        beta = beta.min(MATE - ply as i32 - 1);
+        if alpha >= beta {
+            return alpha;
+        }
+
+        let key = self.pos.key();
+        let tt = self.shared.tt.probe(key, ply);
+        let tt_move = tt.map_or(Move::NULL, |e| e.mv);
+        if let Some(e) = tt {
+            let usable = match e.bound {
+                Bound::Exact => true,
+                Bound::Lower => e.score >= beta,
+                Bound::Upper => e.score <= alpha,
+            };
+            // Not at a repeated position: its stored score may predate the repetition.
+            if !pv_node && e.depth >= depth && usable && !self.node_repeats {
+                return e.score;
+            }
+        }
+
+        let in_check = self.pos.in_check();
+        let eval = if in_check {
+            -INF
+        } else {
+            match tt {
+                Some(e) => e.eval,
+                None => evaluate(&self.pos),
+            }
+        };
+        self.stack[ply].eval = eval;
+        let improving = !in_check && ply >= 2 && eval > self.stack[ply - 2].eval;
+        let features = self.shared.features;
+
+        if !pv_node && !in_check && beta.abs() < RULE_WIN / 2 {
+            // Reverse futility: far above beta near the leaves, a quiet move won't drop it.
+            if features.reverse_futility && depth <= 6 && eval - 85 * (depth - improving as i32) >= beta {
+                return eval;
+            }
+            // Null move: if passing still beats beta, a real move will too (not in endgames
+            // thin enough for zugzwang, never twice in a row).
+            if features.null_move
+                && depth >= 3
+                && eval >= beta
+                && !self.stack[ply - 1].mv.is_null()
+                && self.null_move_safe()
+            {
+                let r = 3 + depth / 4 + ((eval - beta) / 200).min(2);
+                self.stack[ply] = Frame { eval, mv: Move::NULL, piece: 0 };
+                let u = self.push_null();
+                let v = -self.pvs(depth - 1 - r, -beta, -beta + 1, ply + 1);
+                self.pop_null(u);
+                if self.stopped {
+                    return 0;
+                }
+                if v >= beta {
+                    return if v >= RULE_WIN / 2 { beta } else { v };
+                }
+            }
+        }
+
+        // No table move in a PV node: a shallower search costs less than a bad order.
+        if pv_node && depth >= 4 && tt_move.is_null() {
+            depth -= 1;
+        }
+
+        let prev = {
+            let f = self.stack[ply - 1];
+            (!f.mv.is_null()).then_some((f.piece, f.mv))
+        };
+        // The table's move is tried before any generation: it often cuts at once.
+        let mut tt_move_first = !tt_move.is_null() && self.pos.is_legal(tt_move);
+        let mut picker: Option<MovePicker> = None;
+        let mut best = -INF;
+        let mut best_move = Move::NULL;
+        let mut move_count = 0usize;
+        let mut quiets: ArrayVec<(usize, Move), 64> = ArrayVec::new();
+
+        loop {
+            let (m, order) = if tt_move_first {
+                tt_move_first = false;
+                (tt_move, i32::MAX)
+            } else {
+                let picker = match &mut picker {
+                    Some(p) => p,
+                    None => {
+                        let mut list = MoveList::new();
+                        self.pos.generate_legal(&mut list);
+                        if list.is_empty() {
+                            // Checkmate or stalemate: both lose.
+                            return -MATE + ply as i32;
+                        }
+                        picker.insert(MovePicker::new(&self.pos, list, tt_move, &self.heur, ply, prev))
+                    }
+                };
+                match picker.next() {
+                    Some((m, _)) if m == tt_move && move_count > 0 => continue,
+                    Some(next) => next,
+                    None => break,
+                }
+            };
+            move_count += 1;
+            let capture = self.pos.is_capture(m);
+            let piece = moving_piece(&self.pos, m);
+            // Near the leaves, late quiet moves that can't lift the score are skipped.
+            if !pv_node && !in_check && !capture && best > -RULE_WIN / 2 && !is_refutation(order) && m != tt_move {
+                let lmp_limit = 3 + (depth * depth) as usize * (1 + improving as usize);
+                let late = features.late_move_pruning && depth <= 4 && quiets.len() >= lmp_limit;
+                let futile = features.futility && depth <= 4 && eval + 110 + 90 * depth <= alpha;
+                if (late || futile) && !self.pos.gives_check(m) {
+                    continue;
+                }
+            }
+            self.stack[ply] = Frame { eval, mv: m, piece };
+            let u = self.push_move(m);
+            let gives_check = self.pos.in_check();
+            // Check extension, bounded so perpetual-check lines cannot run away.
+            let ext = (features.check_extension && gives_check && ply < 2 * self.root_depth as usize + 8) as i32;
+            let new_depth = depth - 1 + ext;
+            let mut score;
+            if move_count == 1 {
+                score = -self.pvs(new_depth, -beta, -alpha, ply + 1);
+            } else {
+                let mut r = 0;
+                if features.lmr && depth >= 3 && move_count > 2 && !capture && !gives_check && !in_check {
+                    r = self.lmr[depth.min(63) as usize][move_count.min(63)];
+                    r -= pv_node as i32;
+                    r -= is_refutation(order) as i32;
+                    r += !improving as i32;
+                    r -= (order / 6000).clamp(-2, 2);
+                    r = r.clamp(0, new_depth - 1);
+                }
+                score = -self.pvs(new_depth - r, -alpha - 1, -alpha, ply + 1);
+                if score > alpha && r > 0 {
+                    score = -self.pvs(new_depth, -alpha - 1, -alpha, ply + 1);
+                }
+                if pv_node && score > alpha && score < beta {
+                    score = -self.pvs(new_depth, -beta, -alpha, ply + 1);
+                }
+            }
+            self.pop_move(m, u);
+            if self.stopped {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    best_move = m;
+                    if pv_node {
+                        self.update_pv(ply, m);
+                    }
+                    if score >= beta {
+                        if !capture {
+                            let bonus = (depth * depth * 16).min(4000);
+                            self.heur.reward(ply, piece, m, bonus, prev);
+                            for &(p, q) in &quiets {
+                                self.heur.punish(p, q, bonus);
+                            }
+                        }
+                        break;
+                    }
+                    alpha = score;
+                }
+            }
+            if !capture && !quiets.is_full() {
+                quiets.push((piece, m));
+            }
+        }
+
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if !best_move.is_null() {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        let stored_eval = if in_check { 0 } else { eval };
+        self.shared.tt.store(key, best_move, best, stored_eval, depth, bound, ply);
+        best
+    }
+}

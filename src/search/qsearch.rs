@@ -1,0 +1,119 @@
+//! Quiescence search: stand pat, then captures by MVV-LVA with delta pruning (and, if
+//! switched on, quiet checks at its first ply); when in check, every evasion (so mates at the
+//! horizon are seen).
+
+use super::driver::Worker;
+use super::ordering::{captured_value, losing_capture, MovePicker};
+use super::{Bound, INF, MATE, MAX_PLY};
+use crate::board::{Move, MoveList};
+use crate::eval::evaluate;
+
+/// Margin over the captured piece's value before a capture is judged hopeless.
+const DELTA_MARGIN: i32 = 150;
+
+impl Worker<'_> {
+    /// Quiescence search at `ply`; returns a fail-soft score for the side to move. `checks`:
+    /// also try quiet moves that give check.
+    pub(crate) fn qsearch(&mut self, mut alpha: i32, beta: i32, ply: usize, checks: bool) -> i32 {
+        self.pv_len[ply] = ply;
+        if self.count_node_and_check_stop() {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        if ply >= MAX_PLY {
+            return evaluate(&self.pos);
+        }
+        if self.pos.halfmove_clock() == 0 && crate::rules::insufficient_material(&self.pos) {
+            return 0;
+        }
+        let pv_node = beta - alpha > 1;
+        let key = self.pos.key();
+        let tt = self.shared.tt.probe(key, ply);
+        if let Some(e) = tt {
+            let usable = match e.bound {
+                Bound::Exact => true,
+                Bound::Lower => e.score >= beta,
+                Bound::Upper => e.score <= alpha,
+            };
+            if !pv_node && usable {
+                return e.score;
+            }
+        }
+        let in_check = self.pos.in_check();
+        let mut list = MoveList::new();
+        let mut best;
+        let stand_pat;
+        if in_check {
+            self.pos.generate_legal(&mut list);
+            if list.is_empty() {
+                return -MATE + ply as i32;
+            }
+            best = -INF;
+            stand_pat = -INF;
+        } else {
+            stand_pat = match tt {
+                Some(e) => e.eval,
+                None => evaluate(&self.pos),
+            };
+            if stand_pat >= beta {
+                return stand_pat;
+            }
+            alpha = alpha.max(stand_pat);
+            best = stand_pat;
+            self.pos.generate_legal_captures(&mut list);
+            if checks {
+                let mut all = MoveList::new();
+                self.pos.generate_legal(&mut all);
+                for m in all {
+                    if !self.pos.is_capture(m) && self.pos.gives_check(m) && !list.is_full() {
+                        list.push(m);
+                    }
+                }
+            }
+        }
+        let tt_move = tt.map_or(Move::NULL, |e| e.mv);
+        let mut picker = MovePicker::captures(&self.pos, list, tt_move);
+        let mut best_move = Move::NULL;
+        while let Some((m, _)) = picker.next() {
+            // Hopeless or losing captures are skipped; quiet checks never are.
+            if !in_check
+                && self.pos.is_capture(m)
+                && (stand_pat + captured_value(&self.pos, m) + DELTA_MARGIN <= alpha
+                    || (self.shared.features.losing_capture_pruning && losing_capture(&self.pos, m)))
+            {
+                continue;
+            }
+            let u = self.push_move(m);
+            let score = -self.qsearch(-beta, -alpha, ply + 1, false);
+            self.pop_move(m, u);
+            if self.stopped {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    best_move = m;
+                    let child_len = self.pv_len[ply + 1].max(ply + 1);
+                    self.pv[ply][ply] = m;
+                    for i in ply + 1..child_len {
+                        self.pv[ply][i] = self.pv[ply + 1][i];
+                    }
+                    self.pv_len[ply] = child_len;
+                    if score >= beta {
+                        break;
+                    }
+                    alpha = score;
+                }
+            }
+        }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if !best_move.is_null() {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.shared.tt.store(key, best_move, best, if in_check { 0 } else { stand_pat }, 0, bound, ply);
+        best
+    }
+}

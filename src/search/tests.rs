@@ -1,0 +1,408 @@
+//! Search tests: mates at the right depth, legality, repetition verdicts, limits and the API.
+
+use super::*;
+use crate::board::{Color, MoveList};
+use crate::rules::LoopVerdict;
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+fn mv(s: &str) -> Move {
+    Move::parse(s).unwrap()
+}
+
+fn depth(d: u32) -> Limits {
+    Limits { depth: Some(d), ..Limits::default() }
+}
+
+/// Brute force: can the side to move force a win (mate or stalemate) within `n` moves?
+fn forced_win(pos: &mut Position, n: u32) -> bool {
+    if n == 0 {
+        return false;
+    }
+    for m in pos.legal_moves() {
+        let u = pos.make_move(m);
+        let replies = pos.legal_moves();
+        let wins = replies.is_empty()
+            || (n > 1
+                && replies.iter().all(|&r| {
+                    let u2 = pos.make_move(r);
+                    let w = forced_win(pos, n - 1);
+                    pos.unmake_move(r, u2);
+                    w
+                }));
+        pos.unmake_move(m, u);
+        if wins {
+            return true;
+        }
+    }
+    false
+}
+
+#[test]
+fn mates_in_one_two_and_three_are_found_at_the_right_depth() {
+    for (n, fen) in [
+        (1, "5k3/9/9/9/9/9/4R4/9/3K5/7R1 w - - 0 1"),
+        (2, "3k5/9/9/5C3/2r6/9/9/9/8R/4K4 w - - 0 1"),
+        (3, "9/4k4/1R7/9/6N2/9/9/5K2C/9/2p6 w - - 0 1"),
+    ] {
+        let mut pos = Position::from_fen(fen).unwrap();
+        // The position really is a mate in exactly n.
+        assert!(forced_win(&mut pos, n) && !forced_win(&mut pos, n - 1), "{fen}");
+        let mut engine = Engine::new();
+        let r = engine.search_sync(&pos, &[], depth(2 * n - 1));
+        assert_eq!(r.score, Score::Mate(n as i32), "{fen}");
+        // The move played keeps the mate: the opponent is mated in n-1 after it.
+        let best = r.best.unwrap();
+        assert!(pos.is_legal(best));
+        let u = pos.make_move(best);
+        if n == 1 {
+            assert!(!pos.has_legal_move() && pos.in_check());
+        } else {
+            let replies = pos.legal_moves();
+            for &reply in &replies {
+                let u2 = pos.make_move(reply);
+                assert!(forced_win(&mut pos, n - 1), "{fen}: {best} {reply}");
+                pos.unmake_move(reply, u2);
+            }
+        }
+        pos.unmake_move(best, u);
+    }
+}
+
+#[test]
+fn mated_and_stalemated_sides_have_no_move_and_lose() {
+    // Black is stalemated (no legal move, not in check): a loss, like mate.
+    let pos = Position::from_fen("4k4/3P1P3/9/9/9/9/9/9/9/3K5 b - - 0 1").unwrap();
+    assert!(!pos.in_check() && !pos.has_legal_move());
+    let r = Engine::new().search_sync(&pos, &[], depth(3));
+    assert_eq!((r.best, r.score), (None, Score::Mate(0)));
+}
+
+fn xorshift(s: &mut u64) -> u64 {
+    *s ^= *s << 13;
+    *s ^= *s >> 7;
+    *s ^= *s << 17;
+    *s
+}
+
+#[test]
+fn search_never_returns_an_illegal_move_or_line() {
+    let mut rng = 0x5eed_u64;
+    let mut engine = Engine::new();
+    let mut checked = 0;
+    for game in 0..6 {
+        let mut pos = Position::startpos();
+        for ply in 0..60 {
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            if ply % 7 == game % 7 {
+                let limits =
+                    if ply % 2 == 0 { depth(1 + ply % 4) } else { Limits { nodes: Some(3000), ..Limits::default() } };
+                let (r, reports) = engine.search_collect(&pos, &[], limits, &[]);
+                let best = r.best.expect("a move");
+                assert!(pos.is_legal(best), "{best} in {}", pos.to_fen());
+                if let Some(p) = r.ponder {
+                    let mut after = pos.clone();
+                    after.make_move(best);
+                    assert!(after.is_legal(p), "ponder {p}");
+                }
+                for rep in reports {
+                    if let Report::Pv(info) = rep {
+                        let mut line = pos.clone();
+                        for &m in &info.pv {
+                            assert!(line.is_legal(m), "pv {:?} in {}", info.pv, pos.to_fen());
+                            line.make_move(m);
+                        }
+                    }
+                }
+                checked += 1;
+            }
+            let m = moves[(xorshift(&mut rng) % moves.len() as u64) as usize];
+            pos.make_move(m);
+        }
+    }
+    assert!(checked > 30);
+}
+
+/// Plays `moves` from `fen` and returns the start position and the moves.
+fn game(fen: &str, moves: &[&str]) -> (Position, Vec<Move>) {
+    let start = Position::from_fen(fen).unwrap();
+    let mut p = start.clone();
+    let moves: Vec<Move> = moves.iter().map(|s| mv(s)).collect();
+    for &m in &moves {
+        assert!(p.is_legal(m), "{m}");
+        p.make_move(m);
+    }
+    (start, moves)
+}
+
+/// A verdict that knows only perpetual check: a side that checked on every one of its moves
+/// in the loop loses (what the rules say when no chase is involved).
+fn perpetual_check_loses(after: &Position, moves: &[Move]) -> LoopVerdict {
+    let mut p = after.clone();
+    // Walk back to the loop's start (quiet moves only in a loop).
+    for &m in moves.iter().rev() {
+        p.unmake_move(m, crate::board::Undo { captured: 0, halfmove: 0, key: 0 });
+    }
+    let mut all_checks = [true, true];
+    for &m in moves {
+        let side = p.side_to_move();
+        all_checks[side.index()] &= p.gives_check(m);
+        p.make_move(m);
+    }
+    match all_checks {
+        [true, false] => LoopVerdict::Loses(Color::Red),
+        [false, true] => LoopVerdict::Loses(Color::Black),
+        _ => LoopVerdict::Draw,
+    }
+}
+
+fn always_draw(_: &Position, _: &[Move]) -> LoopVerdict {
+    LoopVerdict::Draw
+}
+
+// Red's rook a8 checks Black's king d9/d8 and every Black reply is forced (the open e-file
+// and the d7 advisor take the other squares). Black is a rook up: only the perpetual would
+// save Red.
+const PERPETUAL_FEN: &str = "3k5/R8/3a5/9/8r/9/2p3p2/9/9/4KA3 w - - 0 1";
+const CHECKS_TWICE: [&str; 6] = ["a8a9", "d9d8", "a9a8", "d8d9", "a8a9", "d9d8"];
+
+#[test]
+fn a_side_avoids_the_perpetual_check_the_rules_forbid() {
+    // After the loop and a half, a9a8+ d8d9 would bring the start position a third time.
+    let (start, moves) = game(PERPETUAL_FEN, &CHECKS_TWICE);
+    let mut engine = Engine::new();
+    engine.set_loop_verdict(perpetual_check_loses);
+    let r = engine.search_sync(&start, &moves, depth(8));
+    assert_ne!(r.best, Some(mv("a9a8")), "{r:?}");
+    let Score::Cp(cp) = r.score else { panic!("{r:?}") };
+    assert!(cp > -RULE_WIN / 2 && cp < -100, "{r:?}");
+    // Control: were perpetual check a mere draw, the losing side would take it.
+    let mut engine = Engine::new();
+    engine.set_loop_verdict(always_draw);
+    let r = engine.search_sync(&start, &moves, depth(8));
+    assert_eq!((r.best, r.score), (Some(mv("a9a8")), Score::Cp(0)), "{r:?}");
+}
+
+#[test]
+fn completing_the_opponents_forbidden_perpetual_scores_as_a_win() {
+    // Black to move completes the third occurrence of Red's perpetual check: Black wins.
+    let mut history = CHECKS_TWICE.to_vec();
+    history.push("a9a8");
+    let (start, moves) = game(PERPETUAL_FEN, &history);
+    let mut engine = Engine::new();
+    engine.set_loop_verdict(perpetual_check_loses);
+    let r = engine.search_sync(&start, &moves, depth(4));
+    assert_eq!((r.best, r.score), (Some(mv("d8d9")), Score::Cp(RULE_WIN)), "{r:?}");
+}
+
+// Red (a rook up) and Black shuffle: Red rook a1<->b1, Black king d9<->d8.
+const SHUFFLE_FEN: &str = "3k5/9/9/9/9/9/9/9/R8/4K4 w - - 0 1";
+const SHUFFLE_LOOP: [&str; 4] = ["a1b1", "d9d8", "b1a1", "d8d9"];
+
+#[test]
+fn a_won_position_is_not_thrown_away_by_repetition() {
+    // The start position has occurred twice; a third time would be a draw.
+    let mut history = SHUFFLE_LOOP.to_vec();
+    history.extend(["a1b1", "d9d8", "b1a1"]);
+    let (start, moves) = game(SHUFFLE_FEN, &history);
+    // Black played d8d9 would repeat: now Red to move after Black's d8d9.
+    let mut moves = moves;
+    moves.push(mv("d8d9"));
+    let mut engine = Engine::new();
+    let r = engine.search_sync(&start, &moves, depth(8));
+    let win = matches!(r.score, Score::Mate(m) if m > 0) || matches!(r.score, Score::Cp(cp) if cp > 500);
+    assert!(win, "{r:?}");
+    assert_ne!(r.best, Some(mv("a1b1")), "a1b1 repeats the position a third time");
+}
+
+#[test]
+fn a_lost_side_steers_into_a_repetition_the_rules_allow() {
+    // Black (a rook down) can repeat the position a third time with an idle move: a draw.
+    let mut history = SHUFFLE_LOOP.to_vec();
+    history.extend(["a1b1", "d9d8", "b1a1"]);
+    let (start, moves) = game(SHUFFLE_FEN, &history);
+    let mut engine = Engine::new();
+    let r = engine.search_sync(&start, &moves, depth(6));
+    assert_eq!((r.best, r.score), (Some(mv("d8d9")), Score::Cp(0)), "{r:?}");
+    // Without that history the same position is simply lost for Black.
+    let mut p = start.clone();
+    for &m in &moves {
+        p.make_move(m);
+    }
+    let fresh = Position::from_fen(&p.to_fen()).unwrap();
+    let r = engine.search_sync(&fresh, &[], depth(6));
+    assert!(matches!(r.score, Score::Cp(cp) if cp < -500) || matches!(r.score, Score::Mate(m) if m < 0), "{r:?}");
+}
+
+#[test]
+fn sixty_move_rule_and_insufficient_material_are_draws() {
+    // One ply before the 60-move limit: any quiet move draws, so a rook up scores 0.
+    let pos = Position::from_fen("5k3/9/9/9/9/9/9/9/R8/3K5 w - - 119 80").unwrap();
+    let r = Engine::new().search_sync(&pos, &[], depth(4));
+    assert_eq!(r.score, Score::Cp(0), "{r:?}");
+    // Capturing the last attacking piece leaves kings and guards only: a draw.
+    let pos = Position::from_fen("3k5/4a4/9/9/9/9/9/9/4r4/3AK4 w - - 0 1").unwrap();
+    let r = Engine::new().search_sync(&pos, &[], depth(3));
+    assert_eq!((r.best, r.score), (Some(mv("e0e1")), Score::Cp(0)), "{r:?}");
+}
+
+#[test]
+fn limits_nodes_mate_and_root_restriction() {
+    let start = Position::startpos();
+    let mut engine = Engine::new();
+    let r = engine.search_sync(&start, &[], Limits { nodes: Some(20_000), ..Limits::default() });
+    assert!(r.nodes >= 20_000 && r.nodes < 40_000, "{}", r.nodes);
+    // Only the listed root moves are searched.
+    let allowed = [mv("a3a4"), mv("i3i4")];
+    let (r, _) = engine.search_collect(&start, &[], depth(4), &allowed);
+    assert!(allowed.contains(&r.best.unwrap()));
+    // A mate limit stops as soon as a short enough mate is proven.
+    let pos = Position::from_fen("3k5/9/9/5C3/2r6/9/9/9/8R/4K4 w - - 0 1").unwrap();
+    let r = engine.search_sync(&pos, &[], Limits { mate: Some(2), depth: Some(30), ..Limits::default() });
+    assert_eq!(r.score, Score::Mate(2));
+    assert!(r.depth < 10, "{}", r.depth);
+}
+
+#[test]
+fn multipv_reports_distinct_lines_best_first() {
+    let mut engine = Engine::new();
+    engine.set_multipv(3);
+    let (_, reports) = engine.search_collect(&Position::startpos(), &[], depth(5), &[]);
+    let last: Vec<Info> = reports
+        .into_iter()
+        .filter_map(|r| match r {
+            Report::Pv(i) if i.depth == 5 => Some(i),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(last.iter().map(|i| i.multipv).collect::<Vec<_>>(), vec![1, 2, 3]);
+    let firsts: Vec<Move> = last.iter().map(|i| i.pv[0]).collect();
+    assert!(firsts[0] != firsts[1] && firsts[1] != firsts[2] && firsts[0] != firsts[2]);
+    let cp = |s: Score| if let Score::Cp(v) = s { v } else { 0 };
+    assert!(cp(last[0].score) >= cp(last[1].score) && cp(last[1].score) >= cp(last[2].score));
+}
+
+#[test]
+fn stop_ends_an_infinite_search_within_milliseconds_and_done_is_last() {
+    let mut engine = Engine::new();
+    let (tx, rx) = mpsc::channel();
+    engine.start(&Position::startpos(), &[], Limits { infinite: true, ..Limits::default() }, &[], move |r| {
+        let _ = tx.send((Instant::now(), r));
+    });
+    std::thread::sleep(Duration::from_millis(300));
+    assert!(engine.is_searching());
+    let asked = Instant::now();
+    engine.stop();
+    let result = engine.wait().unwrap();
+    let reports: Vec<(Instant, Report)> = rx.try_iter().collect();
+    let (when, last) = reports.last().unwrap();
+    assert!(matches!(last, Report::Done(r) if *r == result));
+    // Generous bound for a loaded machine; typically well under 5 ms.
+    assert!(when.duration_since(asked) < Duration::from_millis(250), "{:?}", when.duration_since(asked));
+    assert!(result.best.is_some_and(|m| Position::startpos().is_legal(m)));
+    assert_eq!(reports.iter().filter(|(_, r)| matches!(r, Report::Done(_))).count(), 1);
+}
+
+#[test]
+fn a_new_search_or_a_new_game_stops_a_running_infinite_search() {
+    let mut engine = Engine::new();
+    let (tx, rx) = mpsc::channel();
+    let tx2 = tx.clone();
+    engine.start(&Position::startpos(), &[], Limits { infinite: true, ..Limits::default() }, &[], move |r| {
+        if let Report::Done(_) = r {
+            let _ = tx.send(1);
+        }
+    });
+    std::thread::sleep(Duration::from_millis(50));
+    engine.start(&Position::startpos(), &[], depth(2), &[], move |r| {
+        if let Report::Done(_) = r {
+            let _ = tx2.send(2);
+        }
+    });
+    engine.wait();
+    assert_eq!(rx.try_iter().collect::<Vec<_>>(), vec![1, 2]);
+    engine.start(&Position::startpos(), &[], Limits { infinite: true, ..Limits::default() }, &[], |_| {});
+    engine.clear();
+    assert!(!engine.is_searching());
+}
+
+#[test]
+fn ponder_waits_for_ponderhit_then_the_clock_applies() {
+    let mut engine = Engine::new();
+    let (tx, rx) = mpsc::channel();
+    let limits = Limits { ponder: true, movetime_ms: Some(100), depth: Some(3), ..Limits::default() };
+    engine.start(&Position::startpos(), &[], limits, &[], move |r| {
+        if let Report::Done(res) = r {
+            let _ = tx.send((Instant::now(), res));
+        }
+    });
+    // Depth 3 finishes at once, yet no Done before ponderhit.
+    assert!(rx.recv_timeout(Duration::from_millis(400)).is_err());
+    let hit = Instant::now();
+    engine.ponderhit();
+    let (when, res) = rx.recv_timeout(Duration::from_secs(5)).expect("Done after ponderhit");
+    assert!(when.duration_since(hit) < Duration::from_secs(2));
+    assert!(res.best.is_some());
+    engine.wait();
+}
+
+#[test]
+fn movetime_and_clock_are_respected() {
+    let mut engine = Engine::new();
+    let t = Instant::now();
+    let r = engine.search_sync(&Position::startpos(), &[], Limits { movetime_ms: Some(200), ..Limits::default() });
+    let ms = t.elapsed().as_millis();
+    assert!((150..1000).contains(&ms), "{ms} ms");
+    assert!(r.depth >= 4);
+    // 1 s left, no increment: a short think, far from flagging.
+    let t = Instant::now();
+    engine.search_sync(
+        &Position::startpos(),
+        &[],
+        Limits { time_ms: Some(1000), move_overhead_ms: 50, ..Limits::default() },
+    );
+    assert!(t.elapsed().as_millis() < 450, "{:?}", t.elapsed());
+}
+
+#[test]
+fn two_threads_agree_on_a_mate_and_table_clears() {
+    let pos = Position::from_fen("9/4k4/1R7/9/6N2/9/9/5K2C/9/2p6 w - - 0 1").unwrap();
+    let mut engine = Engine::new();
+    engine.set_threads(2);
+    let r = engine.search_sync(&pos, &[], depth(7));
+    assert_eq!(r.score, Score::Mate(3));
+    assert!(engine.probe(&pos).is_some());
+    engine.clear();
+    assert!(engine.probe(&pos).is_none());
+    engine.set_hash_mb(3);
+    assert_eq!(engine.hash_mb(), 3);
+    let mut list = MoveList::new();
+    pos.generate_legal(&mut list);
+    assert!(list.contains(&engine.search_sync(&pos, &[], depth(3)).best.unwrap()));
+}
+
+#[test]
+fn search_follows_the_rules_own_verdict_on_the_perpetual() {
+    // Whatever `rules::loop_verdict` says about Red's checking loop, the default engine acts
+    // on it: it avoids a forbidden perpetual and takes a drawn one.
+    let (start, moves) = game(PERPETUAL_FEN, &CHECKS_TWICE);
+    let mut after = start.clone();
+    for &m in &moves {
+        after.make_move(m);
+    }
+    let mut end = after.clone();
+    end.make_move(mv("a9a8"));
+    end.make_move(mv("d8d9"));
+    let mut whole = moves.clone();
+    whole.extend([mv("a9a8"), mv("d8d9")]);
+    let verdict = crate::rules::loop_verdict(&end, &whole[..8]);
+    let r = Engine::new().search_sync(&start, &moves, depth(8));
+    match verdict {
+        LoopVerdict::Loses(Color::Red) => assert_ne!(r.best, Some(mv("a9a8")), "{r:?}"),
+        LoopVerdict::Draw => assert_eq!((r.best, r.score), (Some(mv("a9a8")), Score::Cp(0)), "{r:?}"),
+        other => panic!("Black did not check: {other:?}"),
+    }
+}

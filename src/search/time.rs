@@ -1,0 +1,105 @@
+//! Time management: from the `go` limits to a soft limit (do not start another iteration
+//! past it; stretched in unstable positions) and a hard limit (stop at once), both leaving
+//! `move_overhead_ms` so the engine never loses on time.
+
+use super::Limits;
+use std::time::Instant;
+
+/// Soft and hard limits for one move, in milliseconds from `start`.
+#[derive(Clone, Copy, Debug)]
+pub struct TimeManager {
+    /// When the clock for this move started (reset at ponderhit).
+    pub start: Instant,
+    /// Target time; `None` means no clock.
+    pub soft_ms: Option<u64>,
+    /// Never search past this.
+    pub hard_ms: Option<u64>,
+    /// A fixed move time: use all of it.
+    pub exact: bool,
+}
+
+/// Moves to plan for when the clock has no `movestogo`.
+const DEFAULT_MOVES_TO_GO: u64 = 30;
+
+impl TimeManager {
+    /// Limits for `limits`, starting now.
+    pub fn new(limits: &Limits) -> TimeManager {
+        let (soft_ms, hard_ms) = Self::budget(limits);
+        TimeManager { start: Instant::now(), soft_ms, hard_ms, exact: limits.movetime_ms.is_some() }
+    }
+
+    fn budget(limits: &Limits) -> (Option<u64>, Option<u64>) {
+        let overhead = limits.move_overhead_ms;
+        if let Some(mt) = limits.movetime_ms {
+            let t = mt.saturating_sub(overhead).max(1);
+            return (Some(t), Some(t));
+        }
+        let Some(time) = limits.time_ms else {
+            return (None, None);
+        };
+        // Keep the overhead for every move still to play before the control, at least 1.
+        let mtg = limits.movestogo.map_or(DEFAULT_MOVES_TO_GO, |m| m.clamp(1, 60) as u64);
+        let avail = time.saturating_sub(overhead).max(1);
+        let ideal = avail / mtg + limits.inc_ms * 3 / 4;
+        // Never plan to use more than a share of the clock on one move.
+        let cap = if mtg == 1 { avail * 9 / 10 } else { avail * 2 / 5 };
+        let hard = (ideal * 4).min(cap).max(1);
+        let soft = ideal.min(hard).max(1);
+        (Some(soft), Some(hard))
+    }
+
+    /// Milliseconds since the clock started.
+    pub fn elapsed_ms(&self) -> u64 {
+        self.start.elapsed().as_millis() as u64
+    }
+
+    /// Whether the hard limit has passed.
+    pub fn hard_passed(&self) -> bool {
+        self.hard_ms.is_some_and(|h| self.elapsed_ms() >= h)
+    }
+
+    /// Whether to stop after an iteration, given a stretch factor (1.0 for a quiet position,
+    /// more when the best move changes or the score drops).
+    pub fn soft_passed(&self, stretch: f64) -> bool {
+        if self.exact {
+            return false;
+        }
+        match (self.soft_ms, self.hard_ms) {
+            (Some(s), Some(h)) => {
+                let target = ((s as f64 * stretch) as u64).min(h);
+                // An iteration takes a few times the previous one: don't start one that can't end.
+                self.elapsed_ms() as f64 >= target as f64 * 0.6
+            }
+            _ => false,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn limits_leave_the_overhead_and_respect_the_clock() {
+        let l = Limits { movetime_ms: Some(1000), move_overhead_ms: 50, ..Limits::default() };
+        let tm = TimeManager::new(&l);
+        assert_eq!((tm.soft_ms, tm.hard_ms), (Some(950), Some(950)));
+
+        let l = Limits { time_ms: Some(60_000), inc_ms: 1000, move_overhead_ms: 30, ..Limits::default() };
+        let tm = TimeManager::new(&l);
+        let (s, h) = (tm.soft_ms.unwrap(), tm.hard_ms.unwrap());
+        assert!(s <= h && h < 60_000 - 30 && s > 1000, "{s} {h}");
+
+        // Very little time left: still a positive budget below the remaining time.
+        let l = Limits { time_ms: Some(40), move_overhead_ms: 30, ..Limits::default() };
+        let tm = TimeManager::new(&l);
+        assert!(tm.hard_ms.unwrap() <= 10);
+
+        // One move to the control: may use most, never all, of the clock.
+        let l = Limits { time_ms: Some(10_000), movestogo: Some(1), move_overhead_ms: 100, ..Limits::default() };
+        let tm = TimeManager::new(&l);
+        assert!(tm.hard_ms.unwrap() < 9_900 && tm.soft_ms.unwrap() > 5_000);
+
+        assert_eq!(TimeManager::new(&Limits::default()).hard_ms, None);
+    }
+}

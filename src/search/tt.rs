@@ -1,0 +1,242 @@
+//! The transposition table shared by all search threads: buckets of four entries, each a
+//! pair of atomics (key xor data, data) so a torn write is detected instead of trusted.
+
+use super::{Bound, MATE_BOUND};
+use crate::board::Move;
+use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
+
+/// Entries per bucket (a bucket is one 64-byte cache line).
+const BUCKET_SLOTS: usize = 4;
+/// Bytes one bucket takes.
+const BUCKET_BYTES: usize = BUCKET_SLOTS * 16;
+
+#[derive(Default)]
+struct Slot {
+    check: AtomicU64,
+    data: AtomicU64,
+}
+
+#[derive(Default)]
+struct Bucket {
+    slots: [Slot; BUCKET_SLOTS],
+}
+
+/// One table entry as the search reads it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TtEntry {
+    /// Best or refuting move (may be `Move::NULL`).
+    pub mv: Move,
+    /// Score adjusted to the probing ply.
+    pub score: i32,
+    /// Static evaluation of the position.
+    pub eval: i32,
+    /// Remaining depth the score was searched to.
+    pub depth: i32,
+    /// Exact, lower or upper bound.
+    pub bound: Bound,
+}
+
+/// The shared transposition table.
+pub struct TranspositionTable {
+    buckets: Vec<Bucket>,
+    generation: AtomicU8,
+}
+
+fn bound_bits(b: Bound) -> u64 {
+    match b {
+        Bound::Exact => 1,
+        Bound::Lower => 2,
+        Bound::Upper => 3,
+    }
+}
+
+fn bits_bound(b: u64) -> Bound {
+    match b {
+        2 => Bound::Lower,
+        3 => Bound::Upper,
+        _ => Bound::Exact,
+    }
+}
+
+/// Mate scores are stored relative to the node, not the root, so they stay true at any ply.
+pub fn score_to_tt(score: i32, ply: usize) -> i32 {
+    if score >= MATE_BOUND {
+        score + ply as i32
+    } else if score <= -MATE_BOUND {
+        score - ply as i32
+    } else {
+        score
+    }
+}
+
+/// Inverse of `score_to_tt`.
+pub fn score_from_tt(score: i32, ply: usize) -> i32 {
+    if score >= MATE_BOUND {
+        score - ply as i32
+    } else if score <= -MATE_BOUND {
+        score + ply as i32
+    } else {
+        score
+    }
+}
+
+// data layout: move 0..16, score 16..32, eval 32..48, depth 48..56, bound 56..58, generation 58..64
+fn pack(mv: Move, score: i32, eval: i32, depth: i32, bound: Bound, generation: u8) -> u64 {
+    (mv.0 as u64)
+        | ((score as i16 as u16 as u64) << 16)
+        | ((eval as i16 as u16 as u64) << 32)
+        | ((depth.clamp(0, 255) as u64) << 48)
+        | (bound_bits(bound) << 56)
+        | (((generation & 63) as u64) << 58)
+}
+
+fn generation_of(data: u64) -> u8 {
+    (data >> 58) as u8
+}
+
+fn depth_of(data: u64) -> i32 {
+    ((data >> 48) & 0xFF) as i32
+}
+
+impl TranspositionTable {
+    /// A table of exactly `mb` megabytes (at least one bucket).
+    pub fn new(mb: usize) -> TranspositionTable {
+        let n = (mb.max(1) * 1024 * 1024 / BUCKET_BYTES).max(1);
+        let buckets = std::iter::repeat_with(Bucket::default).take(n).collect();
+        TranspositionTable { buckets, generation: AtomicU8::new(0) }
+    }
+
+    /// Size in bytes actually allocated for entries.
+    pub fn bytes(&self) -> usize {
+        self.buckets.len() * BUCKET_BYTES
+    }
+
+    /// Empties every entry (new game).
+    pub fn clear(&self) {
+        for b in &self.buckets {
+            for s in &b.slots {
+                s.check.store(0, Ordering::Relaxed);
+                s.data.store(0, Ordering::Relaxed);
+            }
+        }
+        self.generation.store(0, Ordering::Relaxed);
+    }
+
+    /// Starts a new search: entries of older searches become preferred victims.
+    pub fn new_search(&self) {
+        let g = self.generation.load(Ordering::Relaxed);
+        self.generation.store(g.wrapping_add(1) & 63, Ordering::Relaxed);
+    }
+
+    #[inline]
+    fn bucket(&self, key: u64) -> &Bucket {
+        let i = ((key as u128 * self.buckets.len() as u128) >> 64) as usize;
+        &self.buckets[i]
+    }
+
+    /// The entry for `key`, its score adjusted to `ply`.
+    #[inline]
+    pub fn probe(&self, key: u64, ply: usize) -> Option<TtEntry> {
+        for s in &self.bucket(key).slots {
+            let data = s.data.load(Ordering::Relaxed);
+            if data != 0 && s.check.load(Ordering::Relaxed) ^ data == key {
+                let score = (data >> 16) as u16 as i16 as i32;
+                return Some(TtEntry {
+                    mv: Move(data as u16),
+                    score: score_from_tt(score, ply),
+                    eval: (data >> 32) as u16 as i16 as i32,
+                    depth: depth_of(data),
+                    bound: bits_bound((data >> 56) & 3),
+                });
+            }
+        }
+        None
+    }
+
+    /// Stores a search result; replaces the same position, else the shallowest or oldest entry.
+    #[inline]
+    #[allow(clippy::too_many_arguments)]
+    pub fn store(&self, key: u64, mv: Move, score: i32, eval: i32, depth: i32, bound: Bound, ply: usize) {
+        let generation = self.generation.load(Ordering::Relaxed) & 63;
+        let bucket = self.bucket(key);
+        let mut victim = 0;
+        let mut victim_worth = i32::MAX;
+        for (i, s) in bucket.slots.iter().enumerate() {
+            let data = s.data.load(Ordering::Relaxed);
+            if data == 0 {
+                if victim_worth > i32::MIN {
+                    victim = i;
+                    victim_worth = i32::MIN;
+                }
+                continue;
+            }
+            if s.check.load(Ordering::Relaxed) ^ data == key {
+                // Same position: keep a deeper exact result of this search, and an old move.
+                if bound != Bound::Exact && depth + 3 < depth_of(data) && generation_of(data) == generation {
+                    return;
+                }
+                let mv = if mv.is_null() { Move(data as u16) } else { mv };
+                let new = pack(mv, score_to_tt(score, ply), eval, depth, bound, generation);
+                s.data.store(new, Ordering::Relaxed);
+                s.check.store(key ^ new, Ordering::Relaxed);
+                return;
+            }
+            let age = (generation.wrapping_sub(generation_of(data)) & 63) as i32;
+            let worth = depth_of(data) - 8 * age;
+            if worth < victim_worth {
+                victim = i;
+                victim_worth = worth;
+            }
+        }
+        let new = pack(mv, score_to_tt(score, ply), eval, depth, bound, generation);
+        let s = &bucket.slots[victim];
+        s.data.store(new, Ordering::Relaxed);
+        s.check.store(key ^ new, Ordering::Relaxed);
+    }
+
+    /// Permille of sampled entries written by the current search.
+    pub fn hashfull(&self) -> u32 {
+        let generation = self.generation.load(Ordering::Relaxed) & 63;
+        let n = self.buckets.len().min(250);
+        let mut used = 0;
+        for b in &self.buckets[..n] {
+            for s in &b.slots {
+                let d = s.data.load(Ordering::Relaxed);
+                if d != 0 && generation_of(d) == generation {
+                    used += 1;
+                }
+            }
+        }
+        (used * 1000 / (n * BUCKET_SLOTS).max(1)) as u32
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::MATE;
+
+    #[test]
+    fn size_is_exact_and_entries_round_trip() {
+        let tt = TranspositionTable::new(2);
+        assert_eq!(tt.bytes(), 2 * 1024 * 1024);
+        let m = Move::parse("h2e2").unwrap();
+        tt.store(0xDEAD_BEEF, m, -123, 45, 7, Bound::Lower, 3);
+        let e = tt.probe(0xDEAD_BEEF, 3).unwrap();
+        assert_eq!(e, TtEntry { mv: m, score: -123, eval: 45, depth: 7, bound: Bound::Lower });
+        assert!(tt.probe(0xDEAD_BEEE, 3).is_none());
+        tt.clear();
+        assert!(tt.probe(0xDEAD_BEEF, 3).is_none());
+    }
+
+    #[test]
+    fn mate_scores_are_relative_to_the_node() {
+        let tt = TranspositionTable::new(1);
+        // Mate in 5 plies from the root, found at ply 3: stored as mate in 2 from the node.
+        tt.store(42, Move::NULL, MATE - 5, 0, 4, Bound::Exact, 3);
+        assert_eq!(tt.probe(42, 3).unwrap().score, MATE - 5);
+        assert_eq!(tt.probe(42, 1).unwrap().score, MATE - 3);
+        tt.store(43, Move::NULL, -MATE + 6, 0, 4, Bound::Exact, 2);
+        assert_eq!(tt.probe(43, 4).unwrap().score, -MATE + 8);
+    }
+}

@@ -1,0 +1,33 @@
+//! `chuhe bench` from the binary: one line per position, one summary line, and a node count
+//! that is the same on every run (the search's signature).
+
+use std::process::Command;
+
+fn bench(depth: &str) -> (Vec<String>, u64) {
+    let out = Command::new(env!("CARGO_BIN_EXE_chuhe")).args(["bench", "--depth", depth]).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<String> = text.lines().map(str::to_string).collect();
+    let last = lines.last().unwrap().split_whitespace().collect::<Vec<_>>();
+    assert_eq!((last.len(), last[0], last[2], last[4]), (6, "nodes", "time", "nps"), "{text}");
+    let nodes = last[1].parse().unwrap();
+    (lines, nodes)
+}
+
+#[test]
+fn bench_node_count_is_a_stable_signature() {
+    let (lines, a) = bench("5");
+    assert!(lines.len() > 30, "one line per position");
+    assert_eq!(lines.iter().filter(|l| l.starts_with("nodes ")).count(), 1);
+    let (_, b) = bench("5");
+    assert_eq!(a, b);
+    let (_, deeper) = bench("6");
+    assert!(deeper > a);
+}
+
+#[test]
+fn bench_rejects_a_bad_depth() {
+    let out = Command::new(env!("CARGO_BIN_EXE_chuhe")).args(["bench", "--depth", "x"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(String::from_utf8_lossy(&out.stderr).lines().count(), 1);
+}
