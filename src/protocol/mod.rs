@@ -68,6 +68,14 @@ pub trait Dialect: Send + Sync {
     fn pophash(&self, p: Option<&ProbeInfo>) -> String;
 }
 
+/// Appends each move of `moves` to `s`, each preceded by a space (the PV of an info line).
+pub(crate) fn push_moves(s: &mut String, moves: &[Move]) {
+    for m in moves {
+        s.push(' ');
+        s.push_str(&m.to_string());
+    }
+}
+
 /// Where replies go: one writer shared by the loop and the search thread; every line is
 /// written whole and flushed. Write errors (GUI gone) are ignored.
 #[derive(Clone)]

@@ -182,9 +182,7 @@ impl Dialect for Xboard {
             return String::new();
         }
         let mut s = format!("{} {} {} {}", i.depth, cecp_score(i.score), i.time_ms / 10, i.nodes);
-        for m in &i.pv {
-            s.push_str(&format!(" {m}"));
-        }
+        super::push_moves(&mut s, &i.pv);
         s
     }
 
