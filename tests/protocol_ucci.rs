@@ -366,14 +366,11 @@ fn ten_thousand_move_position_is_fast() {
 }
 
 #[test]
-fn boot_rejects_other_words_and_xboard_is_a_hook() {
+fn boot_rejects_other_words() {
     let mut e = Engine::start();
     e.send("isready");
     let l = e.recv(WAIT).expect("a reply");
     assert!(l.starts_with("info string error:"), "{l}");
-    e.send("xboard");
-    let l = e.recv(WAIT).expect("a reply");
-    assert!(l.starts_with("Error"), "{l}");
     e.send("ucci");
     e.until(|l| l == "ucciok");
 }

@@ -57,6 +57,8 @@ pub(crate) fn cell_kind(cell: u8) -> usize {
 pub struct Undo {
     pub(crate) captured: u8,
     pub(crate) halfmove: u16,
+    // Restored, not decremented: the counter saturates at u16::MAX, so `-1` would not undo `+1`.
+    pub(crate) fullmove: u16,
     pub(crate) key: u64,
 }
 
@@ -198,7 +200,7 @@ impl Position {
         let (from, to) = (m.from().index(), m.to().index());
         let moving = self.cells[from];
         let captured = self.cells[to];
-        let undo = Undo { captured, halfmove: self.halfmove, key: self.key };
+        let undo = Undo { captured, halfmove: self.halfmove, fullmove: self.fullmove, key: self.key };
         let mp = CELL_PIECE[moving as usize] as usize;
         let mut key = self.key ^ zobrist::PIECE_SQUARE[mp][from] ^ zobrist::PIECE_SQUARE[mp][to] ^ zobrist::SIDE;
         if captured != EMPTY {
@@ -231,9 +233,7 @@ impl Position {
             self.slot_sq[undo.captured as usize] = to as u8;
         }
         self.side = self.side.opp();
-        if self.side == Color::Black {
-            self.fullmove -= 1;
-        }
+        self.fullmove = undo.fullmove;
         self.halfmove = undo.halfmove;
         self.key = undo.key;
     }
@@ -241,7 +241,7 @@ impl Position {
     /// Passes the turn (for null-move pruning); undo with `unmake_null`.
     #[inline]
     pub fn make_null(&mut self) -> Undo {
-        let undo = Undo { captured: EMPTY, halfmove: self.halfmove, key: self.key };
+        let undo = Undo { captured: EMPTY, halfmove: self.halfmove, fullmove: self.fullmove, key: self.key };
         self.side = self.side.opp();
         self.key ^= zobrist::SIDE;
         undo
@@ -328,6 +328,17 @@ mod tests {
             assert_eq!(pos, Position::startpos());
         }
         assert!(plies > 20_000, "only {plies} plies played");
+    }
+
+    #[test]
+    fn unmake_restores_saturated_move_number() {
+        let fen = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR b - - 65535 65535";
+        let mut pos = Position::from_fen(fen).unwrap();
+        let m = Move::parse("h7e7").unwrap();
+        let undo = pos.make_move(m);
+        assert_eq!((pos.fullmove_number(), pos.halfmove_clock()), (65535, 65535));
+        pos.unmake_move(m, undo);
+        assert_eq!(pos.to_fen(), fen);
     }
 
     #[test]

@@ -5,7 +5,8 @@
 //! - `session.rs`: the engine-driving state every dialect shares (position, banned moves,
 //!   options, go/stop/ponderhit, the time-limit watchdog).
 //! - one file per dialect (`ucci.rs`, `uci.rs`) implementing [`Dialect`]: text → typed
-//!   [`Command`]s, engine events → reply lines.
+//!   [`Command`]s, engine events → reply lines. `xboard.rs` (CECP) is stateful and runs its
+//!   own loop over the session's hooks.
 //! - `command.rs` (the typed commands and shared word parsers), `options.rs`, `policy.rs`
 //!   (best-move checks and the draw/resign policy).
 
@@ -15,6 +16,7 @@ pub mod policy;
 pub mod session;
 pub mod ucci;
 pub mod uci;
+pub mod xboard;
 
 pub use command::Command;
 
@@ -64,6 +66,14 @@ pub trait Dialect: Send + Sync {
     fn bye(&self) -> Option<String>;
     /// Reply to `probe`.
     fn pophash(&self, p: Option<&ProbeInfo>) -> String;
+}
+
+/// Appends each move of `moves` to `s`, each preceded by a space (the PV of an info line).
+pub(crate) fn push_moves(s: &mut String, moves: &[Move]) {
+    for m in moves {
+        s.push(' ');
+        s.push_str(&m.to_string());
+    }
 }
 
 /// Where replies go: one writer shared by the loop and the search thread; every line is
@@ -161,11 +171,10 @@ pub fn run(rx: &Receiver<Input>, out: Output) {
             "" => {}
             "ucci" => return Session::new(Arc::new(ucci::Ucci), out).run(rx),
             "uci" => return Session::new(Arc::new(uci::Uci), out).run(rx),
-            // Hook for the CECP dialect (added next): reply in CECP's error format for now.
-            "xboard" => out.line("Error (not supported yet): xboard"),
+            "xboard" => return xboard::run(rx, out),
             "quit" => return,
             other => out.line(&format!(
-                "info string error: unknown command '{}' before the handshake; send ucci or uci first",
+                "info string error: unknown command '{}' before the handshake; send ucci, uci or xboard first",
                 command::clip(other)
             )),
         }

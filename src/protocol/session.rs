@@ -54,10 +54,15 @@ struct Running {
     deadline: Option<Instant>,
     stop_sent: bool,
     done: Arc<AtomicBool>,
+    /// Set when the search's result is no longer wanted (CECP): it reports nothing more.
+    silent: Arc<AtomicBool>,
 }
 
-enum Flow {
+/// Whether the loop goes on after a command.
+pub(crate) enum Flow {
+    /// Keep reading commands.
     Continue,
+    /// Leave the loop.
     Quit,
 }
 
@@ -71,6 +76,9 @@ pub struct Session {
     banned: Vec<Move>,
     search: Option<Running>,
     history: Arc<Mutex<History>>,
+    /// The last finished search's announcement, stored before its line is written (CECP
+    /// applies the move to its game before it reads the GUI's next command).
+    decision: Arc<Mutex<Option<Decision>>>,
 }
 
 impl Session {
@@ -90,6 +98,7 @@ impl Session {
             banned: Vec::new(),
             search: None,
             history: Arc::new(Mutex::new(History::default())),
+            decision: Arc::new(Mutex::new(None)),
         }
     }
 
@@ -136,13 +145,13 @@ impl Session {
         }
     }
 
-    fn error(&self, msg: &str) {
+    pub(crate) fn error(&self, msg: &str) {
         self.out.line(&self.dialect.error(msg));
     }
 
     /// Whether a search is running. A search reports `bestmove` and marks itself done under
     /// the output lock, so after the barrier "done" covers every move the GUI has seen.
-    fn thinking(&self) -> bool {
+    pub(crate) fn thinking(&self) -> bool {
         let running = |s: &Self| s.search.as_ref().is_some_and(|r| !r.done.load(Ordering::SeqCst));
         running(self) && {
             self.out.barrier();
@@ -186,10 +195,11 @@ impl Session {
         let d = policy::decide(&r.pos, &r.root, &empty, &[], &mut self.lock_history());
         let lines =
             [self.dialect.error("the search ended without a move; playing a fallback"), self.dialect.bestmove(&d)];
+        *self.decision.lock().unwrap_or_else(|e| e.into_inner()) = Some(d);
         self.out.final_lines(&lines, &r.done);
     }
 
-    fn stop_search(&mut self) {
+    pub(crate) fn stop_search(&mut self) {
         if let Some(r) = &mut self.search {
             self.engine.stop();
             r.stop_sent = true;
@@ -198,7 +208,7 @@ impl Session {
     }
 
     /// Stops any search and waits until it has reported.
-    fn finish_search(&mut self) {
+    pub(crate) fn finish_search(&mut self) {
         if self.search.is_some() {
             self.stop_search();
             self.engine.wait();
@@ -225,7 +235,7 @@ impl Session {
         self.history.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    fn execute(&mut self, cmd: Command) -> Flow {
+    pub(crate) fn execute(&mut self, cmd: Command) -> Flow {
         let result = match cmd {
             Command::Empty => Ok(()),
             Command::Hello => {
@@ -280,7 +290,7 @@ impl Session {
         Flow::Continue
     }
 
-    fn new_game(&mut self) {
+    pub(crate) fn new_game(&mut self) {
         self.engine.clear();
         *self.lock_history() = History::default();
     }
@@ -337,7 +347,7 @@ impl Session {
         Ok(())
     }
 
-    fn go(&mut self, go: Go) -> Result<(), String> {
+    pub(crate) fn go(&mut self, go: Go) -> Result<(), String> {
         self.require_idle("go")?;
         let pos = self.game.position().clone();
         let legal = pos.legal_moves();
@@ -373,24 +383,42 @@ impl Session {
             move_overhead_ms: self.opts.move_overhead_ms,
         };
         let done = Arc::new(AtomicBool::new(false));
-        let report = self.reporter(pos.clone(), root.clone(), done.clone());
+        let silent = Arc::new(AtomicBool::new(false));
+        let report = self.reporter(pos.clone(), root.clone(), done.clone(), silent.clone());
         let restrict: &[Move] = if root.len() == legal.len() { &[] } else { &root };
         let started = Instant::now();
         self.engine.start(self.game.start(), self.game.moves(), limits.clone(), restrict, report);
         let deadline =
             if go.ponder { None } else { hard_limit_ms(&limits).map(|ms| started + Duration::from_millis(ms)) };
-        self.search =
-            Some(Running { pos, root, dead_polls: 0, limits, pondering: go.ponder, deadline, stop_sent: false, done });
+        self.search = Some(Running {
+            pos,
+            root,
+            dead_polls: 0,
+            limits,
+            pondering: go.ponder,
+            deadline,
+            stop_sent: false,
+            done,
+            silent,
+        });
         Ok(())
     }
 
     /// The callback the search thread reports through: info lines, then the move.
-    fn reporter(&self, pos: Position, root: Vec<Move>, done: Arc<AtomicBool>) -> impl FnMut(Report) + Send + 'static {
+    fn reporter(
+        &self,
+        pos: Position,
+        root: Vec<Move>,
+        done: Arc<AtomicBool>,
+        silent: Arc<AtomicBool>,
+    ) -> impl FnMut(Report) + Send + 'static {
         let (out, dialect, history) = (self.out.clone(), self.dialect.clone(), self.history.clone());
+        let decision = self.decision.clone();
         let started = Instant::now();
         let mut last_pv: Vec<Move> = Vec::new();
         move |r: Report| {
-            if done.load(Ordering::SeqCst) {
+            if done.load(Ordering::SeqCst) || silent.load(Ordering::SeqCst) {
+                done.store(true, Ordering::SeqCst);
                 return;
             }
             match r {
@@ -398,11 +426,17 @@ impl Session {
                     if info.multipv <= 1 && !info.pv.is_empty() {
                         last_pv.clone_from(&info.pv);
                     }
-                    out.line(&dialect.info(&info));
+                    let line = dialect.info(&info);
+                    if !line.is_empty() {
+                        out.line(&line);
+                    }
                 }
                 Report::CurrMove { depth, mv, number } => {
                     if started.elapsed() >= CURRMOVE_AFTER {
-                        out.line(&dialect.currmove(depth, mv, number));
+                        let line = dialect.currmove(depth, mv, number);
+                        if !line.is_empty() {
+                            out.line(&line);
+                        }
                     }
                 }
                 Report::Done(res) => {
@@ -410,13 +444,15 @@ impl Session {
                         let mut h = history.lock().unwrap_or_else(|e| e.into_inner());
                         policy::decide(&pos, &root, &res, &last_pv, &mut h)
                     };
-                    out.final_lines(&[dialect.bestmove(&d)], &done);
+                    let line = dialect.bestmove(&d);
+                    *decision.lock().unwrap_or_else(|e| e.into_inner()) = Some(d);
+                    out.final_lines(&[line], &done);
                 }
             }
         }
     }
 
-    fn ponderhit(&mut self, draw: bool) -> Result<(), String> {
+    pub(crate) fn ponderhit(&mut self, draw: bool) -> Result<(), String> {
         let thinking = self.thinking();
         let Some(r) = self.search.as_mut().filter(|r| thinking && r.pondering) else {
             return Err("ponderhit: not pondering".to_string());
@@ -428,6 +464,87 @@ impl Session {
         r.deadline = hard_limit_ms(&r.limits).map(|ms| Instant::now() + Duration::from_millis(ms));
         self.engine.ponderhit();
         Ok(())
+    }
+
+    // Hooks for the stateful CECP loop (`xboard.rs`), which drives the session itself.
+
+    /// The game searched by `go`.
+    pub(crate) fn game(&self) -> &Game {
+        &self.game
+    }
+
+    /// Replaces the game (call while idle); banned moves are cleared.
+    pub(crate) fn set_game(&mut self, game: Game) {
+        self.game = game;
+        self.banned.clear();
+    }
+
+    /// The current option values.
+    pub(crate) fn options(&self) -> &Options {
+        &self.opts
+    }
+
+    /// The reply channel.
+    pub(crate) fn out(&self) -> &Output {
+        &self.out
+    }
+
+    /// Whether a ponder search is running that has not had its `ponderhit`.
+    pub(crate) fn pondering(&self) -> bool {
+        self.thinking() && self.search.as_ref().is_some_and(|r| r.pondering)
+    }
+
+    /// Stops the running search, if any, and throws its result away: nothing more is reported.
+    pub(crate) fn abandon_search(&mut self) {
+        if let Some(r) = &self.search {
+            r.silent.store(true, Ordering::SeqCst);
+        }
+        self.finish_search();
+        *self.decision.lock().unwrap_or_else(|e| e.into_inner()) = None;
+    }
+
+    /// The announcement of a search that finished since the last call (joined first). Every
+    /// announced move is returned once, also one announced while the session was waiting for
+    /// the search itself (`finish_search`, the dead-thread fallback).
+    pub(crate) fn take_finished(&mut self) -> Option<Decision> {
+        let done = |s: &Self| s.search.as_ref().is_none_or(|r| r.done.load(Ordering::SeqCst));
+        if !done(self)
+            && !{
+                self.out.barrier();
+                done(self)
+            }
+        {
+            return None;
+        }
+        if self.search.take().is_some() {
+            self.engine.wait();
+        }
+        self.decision.lock().unwrap_or_else(|e| e.into_inner()).take()
+    }
+
+    /// The next input, with the time-limit watchdog of `run`; while a search runs it waits at
+    /// most `poll`, so the caller notices a finished search. `None`: nothing arrived yet.
+    pub(crate) fn next_input(&mut self, rx: &Receiver<Input>, poll: Duration) -> Option<Input> {
+        let mut wait = self.search.as_ref().map(|_| poll);
+        if let Some(d) = self.search.as_ref().and_then(|r| r.deadline) {
+            let now = Instant::now();
+            if now >= d {
+                self.stop_search();
+                return None;
+            }
+            wait = wait.map(|w| w.min(d - now));
+        }
+        match wait {
+            None => Some(rx.recv().unwrap_or(Input::Eof)),
+            Some(w) => match rx.recv_timeout(w) {
+                Ok(i) => Some(i),
+                Err(RecvTimeoutError::Timeout) => {
+                    self.check_alive();
+                    None
+                }
+                Err(RecvTimeoutError::Disconnected) => Some(Input::Eof),
+            },
+        }
     }
 
     fn perft(&mut self, depth: u32) -> Result<(), String> {
@@ -519,6 +636,7 @@ mod tests {
             deadline: None,
             stop_sent: false,
             done: done.clone(),
+            silent: Arc::default(),
         });
         s.check_alive();
         assert!(cap.0.lock().unwrap().is_empty(), "one poll is not enough");
@@ -540,10 +658,37 @@ mod tests {
             deadline: None,
             stop_sent: true,
             done,
+            silent: Arc::default(),
         });
         let before = cap.0.lock().unwrap().len();
         s.finish_search();
         assert_eq!(cap.0.lock().unwrap().len(), before);
+    }
+
+    #[test]
+    fn cecp_hooks_return_each_announced_move_once() {
+        let cap = Capture::default();
+        let mut s = Session::new(Arc::new(super::super::uci::Uci), Output::new(cap.clone()));
+        let root = Position::startpos().legal_moves().to_vec();
+        // A real search, stopped: its move is announced and handed over exactly once.
+        s.go(Go { infinite: true, ..Go::default() }).unwrap();
+        assert!(s.thinking() && s.take_finished().is_none());
+        s.stop_search();
+        let d = loop {
+            if let Some(d) = s.take_finished() {
+                break d;
+            }
+            std::thread::sleep(Duration::from_millis(1));
+        };
+        assert!(d.best.is_some_and(|m| root.contains(&m)));
+        assert!(s.take_finished().is_none() && !s.thinking());
+        // An abandoned search reports nothing and hands nothing over.
+        s.go(Go { infinite: true, ..Go::default() }).unwrap();
+        let before = cap.0.lock().unwrap().len();
+        s.abandon_search();
+        assert!(s.take_finished().is_none() && !s.thinking());
+        let after = String::from_utf8(cap.0.lock().unwrap()[before..].to_vec()).unwrap();
+        assert!(!after.contains("bestmove"), "{after}");
     }
 
     #[test]

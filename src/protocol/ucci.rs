@@ -158,9 +158,7 @@ impl Dialect for Ucci {
         );
         if !i.pv.is_empty() {
             s.push_str(" pv");
-            for m in &i.pv {
-                s.push_str(&format!(" {m}"));
-            }
+            super::push_moves(&mut s, &i.pv);
         }
         s
     }

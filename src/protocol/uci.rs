@@ -175,9 +175,7 @@ impl Dialect for Uci {
         );
         if !i.pv.is_empty() {
             s.push_str(" pv");
-            for m in &i.pv {
-                s.push_str(&format!(" {m}"));
-            }
+            super::push_moves(&mut s, &i.pv);
         }
         s
     }

@@ -144,7 +144,7 @@ fn perpetual_check_loses(after: &Position, moves: &[Move]) -> LoopVerdict {
     let mut p = after.clone();
     // Walk back to the loop's start (quiet moves only in a loop).
     for &m in moves.iter().rev() {
-        p.unmake_move(m, crate::board::Undo { captured: 0, halfmove: 0, key: 0 });
+        p.unmake_move(m, crate::board::Undo { captured: 0, halfmove: 0, fullmove: 1, key: 0 });
     }
     let mut all_checks = [true, true];
     for &m in moves {

@@ -1,0 +1,196 @@
+//! Property tests of the board against a slow reference generator written plainly from the
+//! rules (tests/reference): random legal games from the start, and random placements that
+//! exercise unusual configurations (cannon pins, facing kings, blocked horse legs and
+//! elephant eyes, kings on open files). Seeded, so every run checks the same cases; set
+//! `CHUHE_PROPERTY_SCALE=N` to run N times as many (with other seeds) for a longer soak.
+
+#[allow(dead_code)] // shared with the fuzz targets; this file uses part of it
+mod checks;
+#[allow(dead_code)]
+mod reference;
+
+use checks::{check_move, check_static, placement};
+use chuhe::board::{Move, Position, START_FEN};
+use reference::{reachable_points, Kind, Man, RefBoard, Side, SET};
+
+/// splitmix64: small, seeded, good enough to pick moves and squares.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+
+    fn pick<T: Copy>(&mut self, items: &[T]) -> T {
+        items[self.below(items.len())]
+    }
+}
+
+/// How many times the default amount of work to do (`CHUHE_PROPERTY_SCALE`, default 1).
+fn scale() -> usize {
+    std::env::var("CHUHE_PROPERTY_SCALE").ok().and_then(|v| v.parse().ok()).unwrap_or(1).max(1)
+}
+
+/// Plays up to `plies` random legal moves from `pos`, checking every position against the
+/// reference and every move played (and, every `all_every` plies, every legal move); then
+/// takes all the moves back and checks that the start position is restored exactly.
+/// Returns the number of plies played.
+fn random_game(mut pos: Position, rng: &mut Rng, plies: usize, all_every: usize) -> usize {
+    let start = pos.clone();
+    let mut played: Vec<(Move, chuhe::board::Undo, String, u64)> = Vec::new();
+    for ply in 0..plies {
+        let (rb, legal) = check_static(&pos);
+        if legal.is_empty() {
+            break;
+        }
+        if ply % all_every == 0 {
+            for &m in &legal {
+                check_move(&mut pos, &rb, m);
+            }
+        }
+        let m = rng.pick(&legal);
+        check_move(&mut pos, &rb, m);
+        let (fen, key) = (pos.to_fen(), pos.key());
+        let undo = pos.make_move(m);
+        played.push((m, undo, fen, key));
+    }
+    let n = played.len();
+    while let Some((m, undo, fen, key)) = played.pop() {
+        pos.unmake_move(m, undo);
+        assert_eq!((pos.to_fen(), pos.key()), (fen, key), "unwinding {m}");
+    }
+    assert!(pos == start, "game unwound to {:?}, started at {:?}", pos.to_fen(), start.to_fen());
+    n
+}
+
+/// A random placement as FEN text: kings in their palaces (often on one file), each other
+/// piece of the set present with a random density, mostly on points it can reach, often on
+/// a king's file or rank, sometimes anywhere (which the validator must reject); random
+/// side and counters, including their extremes.
+fn random_fen(rng: &mut Rng) -> String {
+    let mut board = RefBoard::empty(if rng.below(2) == 0 { Side::Red } else { Side::Black });
+    let red_king = rng.pick(&reachable_points(Side::Red, Kind::King));
+    let black_choices: Vec<_> = reachable_points(Side::Black, Kind::King)
+        .into_iter()
+        .filter(|p| rng.below(2) == 0 || p.0 == red_king.0)
+        .collect();
+    let black_king = if black_choices.is_empty() { (4, 9) } else { rng.pick(&black_choices) };
+    board.set(red_king, Some(Man { side: Side::Red, kind: Kind::King }));
+    board.set(black_king, Some(Man { side: Side::Black, kind: Kind::King }));
+    let kings = [red_king, black_king];
+    for side in [Side::Red, Side::Black] {
+        let density = 5 + rng.below(90);
+        for (kind, count) in SET.into_iter().skip(1) {
+            let reachable = reachable_points(side, kind);
+            for _ in 0..count {
+                if rng.below(100) >= density {
+                    continue;
+                }
+                let p = match rng.below(20) {
+                    0 => (rng.below(9) as i32, rng.below(10) as i32),
+                    1..=7 => {
+                        let k = rng.pick(&kings);
+                        let lined: Vec<_> = reachable.iter().copied().filter(|q| q.0 == k.0 || q.1 == k.1).collect();
+                        if lined.is_empty() {
+                            rng.pick(&reachable)
+                        } else {
+                            rng.pick(&lined)
+                        }
+                    }
+                    _ => rng.pick(&reachable),
+                };
+                if board.at(p).is_none() {
+                    board.set(p, Some(Man { side, kind }));
+                }
+            }
+        }
+    }
+    let side = if board.to_move == Side::Red { "w" } else { "b" };
+    let (h, f) = (rng.below(200), 1 + rng.below(300));
+    let half = rng.pick(&[0, h, 119, 65534, 65535]);
+    let full = rng.pick(&[1, f, 65534, 65535]);
+    format!("{} {side} - - {half} {full}", board.placement())
+}
+
+#[test]
+fn reference_reads_the_start_position() {
+    let rb = RefBoard::parse_fen(START_FEN).unwrap();
+    assert_eq!(rb.legal_moves().len(), 44);
+    assert_eq!(rb.problem(), None);
+    assert_eq!(rb.placement(), placement(START_FEN));
+    let n = |k| reachable_points(Side::Red, k).len();
+    let counts = [Kind::King, Kind::Advisor, Kind::Elephant, Kind::Horse, Kind::Pawn].map(n);
+    assert_eq!(counts, [9, 5, 7, 90, 55]);
+}
+
+#[test]
+fn random_games_from_the_start_match_the_reference() {
+    let mut rng = Rng(0xC0FFEE);
+    let mut plies = 0;
+    let games = 60 * scale();
+    for g in 0..games {
+        plies += random_game(Position::startpos(), &mut rng, 160, if g % 10 == 0 { 1 } else { 16 });
+    }
+    assert!(plies > games * 60, "only {plies} plies in {games} games");
+}
+
+#[test]
+fn random_placements_match_the_reference() {
+    let mut rng = Rng(0x5EED_0001 + scale() as u64);
+    let (mut accepted, mut rejected, mut plies) = (0, 0, 0);
+    let mut seen_in_check = 0;
+    let tries = 3000 * scale();
+    for _ in 0..tries {
+        let fen = random_fen(&mut rng);
+        let rb = RefBoard::parse_fen(&fen).unwrap();
+        match (Position::from_fen(&fen), rb.problem()) {
+            (Ok(pos), None) => {
+                accepted += 1;
+                seen_in_check += pos.in_check() as usize;
+                plies += random_game(pos, &mut rng, 12, 4);
+            }
+            (Err(_), Some(_)) => rejected += 1,
+            (Ok(_), Some(why)) => panic!("engine accepted {fen}, which the reference rejects: {why}"),
+            (Err(e), None) => panic!("engine rejected {fen}, which the reference accepts: {e}"),
+        }
+    }
+    assert!(accepted > tries / 5 && rejected > tries / 10, "accepted {accepted}, rejected {rejected}");
+    assert!(seen_in_check > accepted / 20, "only {seen_in_check} of {accepted} positions in check");
+    assert!(plies > accepted * 5, "only {plies} plies");
+}
+
+/// Leaf count of the reference generator's move tree.
+fn reference_perft(b: &RefBoard, depth: u32) -> u64 {
+    let moves = b.legal_moves();
+    if depth == 1 {
+        return moves.len() as u64;
+    }
+    moves.into_iter().map(|m| reference_perft(&b.after(m), depth - 1)).sum()
+}
+
+#[test]
+fn reference_matches_published_perft_counts() {
+    // The reference is checked against the public counts on its own, so an agreement
+    // between it and the engine means both follow the rules, not that both share a bug.
+    let suite = include_str!("../perft/suite.epd");
+    let mut checked = 0;
+    for line in suite.lines().filter(|l| !l.trim().is_empty() && !l.starts_with('#')) {
+        let mut parts = line.split(';');
+        let rb = RefBoard::parse_fen(parts.next().unwrap().trim()).unwrap();
+        let counts: Vec<u64> = parts.map(|p| p.trim()[2..].trim().parse().unwrap()).collect();
+        let depth = if rb.placement() == placement(START_FEN) { 3 } else { 2 };
+        for d in 1..=depth {
+            assert_eq!(reference_perft(&rb, d), counts[d as usize - 1], "{line} depth {d}");
+            checked += 1;
+        }
+    }
+    assert_eq!(checked, 23);
+}
