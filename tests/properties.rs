@@ -6,33 +6,14 @@
 
 #[allow(dead_code)] // shared with the fuzz targets; this file uses part of it
 mod checks;
+mod common;
 #[allow(dead_code)]
 mod reference;
 
 use checks::{check_move, check_static, placement};
 use chuhe::board::{Move, Position, START_FEN};
+use common::rng::Rng;
 use reference::{reachable_points, Kind, Man, RefBoard, Side, SET};
-
-/// splitmix64: small, seeded, good enough to pick moves and squares.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-
-    fn pick<T: Copy>(&mut self, items: &[T]) -> T {
-        items[self.below(items.len())]
-    }
-}
 
 /// How many times the default amount of work to do (`CHUHE_PROPERTY_SCALE`, default 1).
 fn scale() -> usize {

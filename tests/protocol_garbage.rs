@@ -2,29 +2,11 @@
 //! dialects: it must stay alive, answer every `isready` promptly, stop on `stop`, and exit
 //! cleanly on `quit`. Seeded, so every run sends the same lines.
 
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{channel, Receiver};
-use std::time::{Duration, Instant};
+mod common;
 
-/// Generous bound for a reply that should come at once.
-const PROMPT: Duration = Duration::from_secs(20);
-
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
+use common::rng::Rng;
+use common::Engine;
+use std::time::Duration;
 
 const COMMANDS: &[&str] = &[
     "go",
@@ -160,95 +142,36 @@ fn random_line(rng: &mut Rng) -> Vec<u8> {
     line
 }
 
-struct Engine {
-    child: Child,
-    stdin: ChildStdin,
-    lines: Receiver<String>,
-}
-
-impl Engine {
-    fn start() -> Engine {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_chuhe"))
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("start the engine");
-        let stdin = child.stdin.take().unwrap();
-        let stdout = child.stdout.take().unwrap();
-        let (tx, lines) = channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { return };
-                if tx.send(line).is_err() {
-                    return;
-                }
-            }
-        });
-        Engine { child, stdin, lines }
-    }
-
-    fn send(&mut self, bytes: &[u8]) {
-        self.stdin.write_all(bytes).and_then(|()| self.stdin.write_all(b"\n")).expect("engine is alive");
-        self.stdin.flush().unwrap();
-    }
-
-    /// Waits for `want`; returns the lines seen before it.
-    fn expect(&mut self, want: &str, context: &str) -> Vec<String> {
-        let deadline = Instant::now() + PROMPT;
-        let mut seen = Vec::new();
-        while let Some(left) = deadline.checked_duration_since(Instant::now()) {
-            match self.lines.recv_timeout(left) {
-                Ok(l) if l == want => return seen,
-                Ok(l) => seen.push(l),
-                Err(_) => break,
-            }
-        }
-        let tail: Vec<_> = seen.iter().rev().take(10).collect();
-        panic!("no '{want}' after {context}; last lines: {tail:?}");
-    }
-}
-
-fn garbage_session(opener: &str, ok: &str, seed: u64) {
+fn garbage_session(opener: &str, seed: u64) {
     let mut rng = Rng(seed);
-    let mut e = Engine::start();
-    e.send(opener.as_bytes());
-    e.expect(ok, opener);
+    let (mut e, _) = Engine::handshake(opener);
     let (mut errors, mut bestmoves) = (0, 0);
     for i in 0..1000 {
-        let line = random_line(&mut rng);
-        e.send(&line);
+        let mut line = random_line(&mut rng);
+        line.push(b'\n');
+        e.send_raw(&line);
         if i % 20 == 19 {
-            e.send(b"isready");
-            let seen = e.expect("readyok", &format!("line {i}: {:?}", String::from_utf8_lossy(&line)));
+            let seen = e.sync();
             errors += seen.iter().filter(|l| l.contains("error")).count();
             bestmoves += seen.iter().filter(|l| l.starts_with("bestmove") || l.starts_with("nobestmove")).count();
         }
     }
-    e.send(b"stop");
-    e.send(b"isready");
-    e.expect("readyok", "the final stop");
+    e.send("stop");
+    e.sync();
     // The lines must reach both the error paths and real searches.
     eprintln!("{opener}: {errors} errors, {bestmoves} searches finished");
     assert!(errors > 100 && bestmoves > 5, "{errors} errors, {bestmoves} searches");
-    e.send(b"quit");
-    let deadline = Instant::now() + PROMPT;
-    loop {
-        if let Some(status) = e.child.try_wait().unwrap() {
-            assert!(status.success(), "engine exited with {status}");
-            return;
-        }
-        assert!(Instant::now() < deadline, "engine did not exit after quit");
-        std::thread::sleep(Duration::from_millis(10));
-    }
+    e.send("quit");
+    let status = e.wait_exit(Duration::from_secs(20)).expect("engine exits after quit");
+    assert!(status.success(), "engine exited with {status}");
 }
 
 #[test]
 fn ucci_survives_garbage() {
-    garbage_session("ucci", "ucciok", 11);
+    garbage_session("ucci", 11);
 }
 
 #[test]
 fn uci_survives_garbage() {
-    garbage_session("uci", "uciok", 12);
+    garbage_session("uci", 12);
 }

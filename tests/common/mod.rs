@@ -3,6 +3,8 @@
 //! the test instead of hanging it.
 #![allow(dead_code)]
 
+pub mod rng;
+
 use chuhe::board::{Move, Position};
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
@@ -51,6 +53,11 @@ impl Engine {
         e.send(dialect);
         let lines = e.until(|l| l == format!("{dialect}ok"));
         (e, lines)
+    }
+
+    /// The engine's process id (for `/proc` look-ups).
+    pub fn pid(&self) -> u32 {
+        self.child.id()
     }
 
     /// Sends one line (a `\n` is appended).
