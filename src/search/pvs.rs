@@ -96,7 +96,7 @@ impl Worker<'_> {
 
     /// Copies the child's line behind `m` into this ply's line.
     #[inline]
-    fn update_pv(&mut self, ply: usize, m: Move) {
+    pub(super) fn update_pv(&mut self, ply: usize, m: Move) {
         let child_len = self.pv_len[ply + 1].max(ply + 1);
         self.pv[ply][ply] = m;
         for i in ply + 1..child_len {

@@ -97,12 +97,7 @@ impl Worker<'_> {
                 best = score;
                 if score > alpha {
                     best_move = m;
-                    let child_len = self.pv_len[ply + 1].max(ply + 1);
-                    self.pv[ply][ply] = m;
-                    for i in ply + 1..child_len {
-                        self.pv[ply][i] = self.pv[ply + 1][i];
-                    }
-                    self.pv_len[ply] = child_len;
+                    self.update_pv(ply, m);
                     if score >= beta {
                         break;
                     }
