@@ -333,15 +333,14 @@ fn ping_move_now_and_time_limits() {
     e.send("st 60");
     e.send("go");
     std::thread::sleep(Duration::from_millis(200));
-    let t = Instant::now();
+    // Both waits fail after WAIT, long before the 60 s think would end by itself: the pong
+    // comes while thinking and `?` moves now.
     e.send("ping 5");
     let lines = e.until(|l| l == "pong 5");
-    assert!(t.elapsed() < Duration::from_secs(2), "ping answered while thinking");
     e.send("?");
     let mut moves: Vec<&String> = lines.iter().filter(|l| l.starts_with("move ")).collect();
     let rest = if moves.is_empty() { e.until(|l| l.starts_with("move ")) } else { Vec::new() };
     moves.extend(rest.iter().filter(|l| l.starts_with("move ")));
-    assert!(t.elapsed() < Duration::from_secs(5), "? moves now");
     assert_eq!(moves.len(), 1, "{lines:?} {rest:?}");
     assert!(Position::startpos().is_legal(Move::parse(&moves[0][5..]).unwrap()));
     // `?` when idle does nothing.
@@ -431,12 +430,10 @@ fn pondering_keeps_the_game_straight() {
             .map(|l| l.split_whitespace().skip(4).map(|w| Move::parse(w).unwrap()).collect())
             .unwrap_or_default();
         predicted = pv.get(1).copied().filter(|&p| pv[0] == reply && pos.is_legal(p));
-        // While it waits for our move it ponders on that reply, thinking aloud (post).
-        std::thread::sleep(Duration::from_millis(100));
-        let meanwhile = sync(&mut e, 10 + ply as u32);
-        if predicted.is_some() {
-            assert!(meanwhile.iter().any(|l| is_thinking(l)), "ply {ply}: no ponder output {meanwhile:?}");
-        }
+        // While it waits for our move it ponders on that reply, thinking aloud (post): wait
+        // for that output rather than a fixed while, which a loaded machine may not fill.
+        let mut meanwhile = if predicted.is_some() { e.until(is_thinking) } else { Vec::new() };
+        meanwhile.extend(sync(&mut e, 10 + ply as u32));
         assert!(!meanwhile.iter().any(|l| l.starts_with("move")), "ply {ply}: moved while pondering");
     }
     ask(&mut e, "force");
@@ -452,7 +449,7 @@ fn eof_and_quit_end_the_process() {
     e.send("analyze");
     std::thread::sleep(Duration::from_millis(100));
     e.close_stdin();
-    assert!(e.wait_exit(Duration::from_secs(5)).is_some(), "EOF while analysing ends the process");
+    assert!(e.wait_exit(WAIT).is_some(), "EOF while analysing ends the process");
     let (mut e, _) = xboard();
     e.send("new");
     e.send("hard");
@@ -460,5 +457,5 @@ fn eof_and_quit_end_the_process() {
     e.send("usermove h2e2");
     std::thread::sleep(Duration::from_millis(100));
     e.send("quit");
-    assert!(e.wait_exit(Duration::from_secs(5)).is_some_and(|s| s.success()), "quit while thinking");
+    assert!(e.wait_exit(WAIT).is_some_and(|s| s.success()), "quit while thinking");
 }

@@ -86,6 +86,17 @@ pub(crate) struct RootMove {
     pub pv: Vec<Move>,
 }
 
+impl RootMove {
+    /// This iteration's score, or the last one's before this move was searched again.
+    fn current_score(&self) -> i32 {
+        if self.score == -INF {
+            self.prev_score
+        } else {
+            self.score
+        }
+    }
+}
+
 /// Per-ply scratch of the search stack.
 #[derive(Clone, Copy, Default)]
 pub(crate) struct Frame {
@@ -124,6 +135,13 @@ pub(crate) struct Worker<'a> {
     pub lmr: Vec<[i32; 64]>,
     pub clock: Option<Clock>,
     pub stopped: bool,
+    /// Whether a stop may cut this thread's search: the main thread always finishes its
+    /// first iteration, so every search shows a line and plays a searched move.
+    pub may_stop: bool,
+    /// Main thread: the first move and score of the last first line reported.
+    pub last_reported: Option<(Move, i32)>,
+    /// Helpers: the best line of the last completed iteration and its depth.
+    pub completed: Option<(i32, RootMove)>,
 }
 
 impl<'a> Worker<'a> {
@@ -169,6 +187,9 @@ impl<'a> Worker<'a> {
             lmr,
             clock,
             stopped: false,
+            may_stop: id != 0,
+            last_reported: None,
+            completed: None,
         }
     }
 
@@ -213,7 +234,7 @@ impl<'a> Worker<'a> {
         if self.nodes & 1023 == 0 {
             self.poll();
         }
-        if !self.stopped && self.shared.stop.load(Ordering::Relaxed) {
+        if !self.stopped && self.may_stop && self.shared.stop.load(Ordering::Relaxed) {
             self.stopped = true;
         }
         self.stopped
@@ -310,9 +331,11 @@ impl<'a> Worker<'a> {
             }
             self.shared.node_counts[self.id].store(self.nodes, Ordering::Relaxed);
             if !main {
+                self.completed = Some((depth, self.root_moves[0].clone()));
                 d += 1;
                 continue;
             }
+            self.may_stop = true;
             for i in 0..multipv {
                 self.report_line(depth, i, Bound::Exact, report);
             }
@@ -417,11 +440,20 @@ impl<'a> Worker<'a> {
     }
 
     /// Sends the line `index` of the current iteration.
-    fn report_line(&self, depth: i32, index: usize, bound: Bound, report: &mut dyn FnMut(Report)) {
-        let rm = &self.root_moves[index];
-        let score = if rm.score == -INF { rm.prev_score } else { rm.score };
+    fn report_line(&mut self, depth: i32, index: usize, bound: Bound, report: &mut dyn FnMut(Report)) {
+        let rm = self.root_moves[index].clone();
+        let bound = if bound == Bound::Exact { rm.bound } else { bound };
+        self.send_line(depth, index, &rm, bound, report);
+    }
+
+    /// Sends `rm` as line `index`, remembering what the first line showed.
+    fn send_line(&mut self, depth: i32, index: usize, rm: &RootMove, bound: Bound, report: &mut dyn FnMut(Report)) {
+        let score = rm.current_score();
         if score == -INF {
             return;
+        }
+        if index == 0 {
+            self.last_reported = Some((rm.mv, score));
         }
         let nodes = self.shared.total_nodes().max(self.nodes);
         let ms = self.elapsed_ms();
@@ -430,13 +462,40 @@ impl<'a> Worker<'a> {
             seldepth: rm.seldepth.max(depth as usize) as u32,
             multipv: index as u32 + 1,
             score: Score::from_internal(score),
-            bound: if bound == Bound::Exact { rm.bound } else { bound },
+            bound,
             nodes,
             nps: nodes * 1000 / ms.max(1),
             time_ms: ms,
             hashfull: self.shared.tt.hashfull(),
             pv: rm.pv.clone(),
         }));
+    }
+
+    /// The line to play: the main thread's best, unless a helper has proved a shorter mate
+    /// in an iteration it completed (Lazy SMP threads meet mates at different depths).
+    fn chosen_line(&self, helpers: &[Option<(i32, RootMove)>]) -> Option<(i32, RootMove)> {
+        let main = self.root_moves.first()?;
+        let mut best = (self.root_depth, main.clone());
+        for (depth, rm) in helpers.iter().flatten() {
+            let proven_mate = rm.bound == Bound::Exact && rm.score >= MATE_BOUND;
+            if proven_mate && rm.score > best.1.current_score() {
+                best = (*depth, rm.clone());
+            }
+        }
+        Some(best)
+    }
+
+    /// Settles the final line and reports it if the GUI has not seen it: the move played is
+    /// always the first move of the last line shown (a new best move found in an unfinished
+    /// iteration, or a helper's shorter mate, would otherwise go unreported).
+    fn finish(&mut self, helpers: &[Option<(i32, RootMove)>], report: &mut dyn FnMut(Report)) {
+        let Some((depth, rm)) = self.chosen_line(helpers) else {
+            return;
+        };
+        if self.last_reported != Some((rm.mv, rm.current_score())) {
+            self.send_line(depth, 0, &rm, rm.bound, report);
+        }
+        self.root_moves[0] = rm;
     }
 
     /// The outcome after the iterations: best line, its score, the completed depth.
@@ -451,7 +510,7 @@ impl<'a> Worker<'a> {
                 nodes: self.shared.total_nodes(),
             };
         };
-        let score = if rm.score == -INF { rm.prev_score } else { rm.score };
+        let score = rm.current_score();
         let mut ponder = rm.pv.get(1).copied();
         if ponder.is_none() {
             let mut p = self.pos.clone();
@@ -516,18 +575,23 @@ pub(crate) fn run_search(
     if root.is_empty() {
         return main.result(0);
     }
-    std::thread::scope(|s| {
-        for id in 1..threads {
-            let shared = &shared;
-            let root = &root;
-            s.spawn(move || {
-                let mut w = Worker::new(shared, id, start, moves, root);
-                w.iterate(&mut |_| {});
-            });
-        }
+    let helpers: Vec<Option<(i32, RootMove)>> = std::thread::scope(|s| {
+        let handles: Vec<_> = (1..threads)
+            .map(|id| {
+                let shared = &shared;
+                let root = &root;
+                s.spawn(move || {
+                    let mut w = Worker::new(shared, id, start, moves, root);
+                    w.iterate(&mut |_| {});
+                    w.completed
+                })
+            })
+            .collect();
         main.iterate(report);
         shared.stop.store(true, Ordering::SeqCst);
+        handles.into_iter().map(|h| h.join().ok().flatten()).collect()
     });
     let depth = main.root_depth as u32 - main.stopped as u32;
+    main.finish(&helpers, report);
     main.result(depth.max(1))
 }

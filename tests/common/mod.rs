@@ -11,7 +11,10 @@ use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
 use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
-/// How long any single expected reply may take before the test fails.
+/// How long any single expected reply may take before the test fails. It only catches a hang
+/// or a gross bug (a think that never ends, a clock read in the wrong unit): the tests set up
+/// thinks that end long before it when the engine is right and long after it when it is wrong,
+/// and never bound how fast a right engine answers, so a loaded machine cannot fail them.
 pub const WAIT: Duration = Duration::from_secs(20);
 
 /// A running engine process.
