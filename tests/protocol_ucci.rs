@@ -5,7 +5,7 @@ mod common;
 
 use chuhe::board::Position;
 use common::*;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 fn ucci() -> Engine {
     Engine::handshake("ucci").0
