@@ -4,6 +4,7 @@ mod args;
 mod bench_cmd;
 mod judge_cmd;
 mod match_cmd;
+mod params_cmd;
 mod perft_cmd;
 
 pub use args::Args;
@@ -15,6 +16,7 @@ pub const USAGE: &str = "usage: chuhe                      start the protocol lo
        chuhe bench [--depth D]
        chuhe match -engine cmd=PROG ... -engine cmd=PROG ... [-each ...]   (see README, Match)
        chuhe judge [--fen FEN] [--moves \"M1 M2 ...\"] [--json] | judge --file FILE [--json]
+       chuhe params                search parameters and switches (hidden engine options)
        chuhe help";
 
 /// Runs the subcommand named by `args[0]` (none: the protocol loop).
@@ -29,6 +31,7 @@ pub fn run(args: &[String]) -> ExitCode {
         "bench" => bench_cmd::run(rest),
         "match" => match_cmd::run(rest),
         "judge" => judge_cmd::run(rest),
+        "params" => params_cmd::run(rest),
         "help" | "--help" | "-h" => {
             println!("{USAGE}");
             Ok(())

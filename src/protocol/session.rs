@@ -11,15 +11,13 @@ use crate::board::{Color, Move, Position};
 use crate::eval;
 use crate::perft::divide;
 use crate::rules::Game;
-use crate::search::{Engine, Limits, Report, Score, SearchResult};
+use crate::search::{Engine, Limits, Report, Score, SearchRequest, SearchResult};
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, RecvTimeoutError};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-/// Largest `depth` passed to the search.
-pub const MAX_DEPTH: u32 = 127;
 /// Largest `go perft` depth (perft runs on the loop's thread; 6 plies take about a minute).
 pub const MAX_PERFT_DEPTH: u32 = 6;
 /// `currmove` reports start after this much thinking.
@@ -297,6 +295,12 @@ impl Session {
 
     fn set_option(&mut self, name: &str, value: Option<&str>) -> Result<(), String> {
         let Some(spec) = options::find(self.dialect.options(), name) else {
+            // Hidden options: the search's switches and parameters (`chuhe params`).
+            if Engine::is_tunable(name) {
+                self.require_idle("setoption")?;
+                let value = value.ok_or_else(|| format!("setoption: {name} needs a value"))?;
+                return self.engine.set_tunable(name, value).map_err(|e| format!("setoption: {e}"));
+            }
             if self.dialect.unknown_option_is_error() {
                 return Err(format!("setoption: no such option '{}'", super::command::clip(name)));
             }
@@ -371,7 +375,7 @@ impl Session {
         drop(history);
         let side = if pos.side_to_move() == Color::Red { 0 } else { 1 };
         let limits = Limits {
-            depth: go.depth.map(|d| d.clamp(1, MAX_DEPTH)),
+            depth: go.depth.map(|d| d.clamp(1, crate::search::MAX_DEPTH)),
             nodes: go.nodes.map(|n| n.max(1)),
             movetime_ms: go.movetime_ms,
             time_ms: go.own_time_ms.or(go.side_time_ms[side]),
@@ -387,7 +391,8 @@ impl Session {
         let report = self.reporter(pos.clone(), root.clone(), done.clone(), silent.clone());
         let restrict: &[Move] = if root.len() == legal.len() { &[] } else { &root };
         let started = Instant::now();
-        self.engine.start(self.game.start(), self.game.moves(), limits.clone(), restrict, report);
+        let request = SearchRequest::new(self.game.start(), self.game.moves(), limits.clone()).restricted_to(restrict);
+        self.engine.start(request, report);
         let deadline =
             if go.ponder { None } else { hard_limit_ms(&limits).map(|ms| started + Duration::from_millis(ms)) };
         self.search = Some(Running {

@@ -592,7 +592,7 @@ impl Cecp {
                 None => self.err("st needs seconds", line),
             },
             "sd" => match w.next_word().and_then(parse_count) {
-                Some(d) => self.sd = Some(d.clamp(1, super::session::MAX_DEPTH as u64) as u32),
+                Some(d) => self.sd = Some(d.clamp(1, crate::search::MAX_DEPTH as u64) as u32),
                 None => self.err("sd needs a depth", line),
             },
             "time" => match w.next_word().and_then(|t| parse_time(t, 10)) {

@@ -10,7 +10,7 @@ mod game;
 mod repetition;
 mod verdict;
 
-pub use game::{CycleMove, Game, IllegalMove};
+pub use game::{CycleMove, Game, IllegalMove, MOVE_LIMIT_PLIES};
 pub use repetition::{classify, loop_verdict, MoveClass};
 pub use verdict::json_string;
 

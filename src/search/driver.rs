@@ -2,14 +2,16 @@
 //! root moves (MultiPV, root restriction), Lazy SMP helpers, limits and reports.
 
 use super::ordering::Heuristics;
+use super::pvs::Step;
 use super::time::TimeManager;
 use super::tt::TranspositionTable;
-use super::{Bound, Info, Limits, Report, Score, SearchResult, INF, MATE, MATE_BOUND, MAX_PLY, RULE_WIN};
+use super::{Bound, Info, Limits, Report, Score, SearchParams, SearchRequest, SearchResult, Settings};
+use super::{INF, MATE, MATE_BOUND, MAX_PLY, RULE_WIN};
 use crate::board::{Move, Position};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
 
-/// Deepest nominal depth an iteration may have.
+/// Deepest nominal depth an iteration may have (a deeper `go depth` is clamped to it).
 pub const MAX_DEPTH: u32 = 100;
 
 /// Which selective-search techniques are on (all by default; switched off only to measure them).
@@ -31,6 +33,35 @@ pub struct Features {
     pub check_extension: bool,
     /// Quiescence also tries quiet checking moves at its first ply.
     pub quiet_checks_in_qsearch: bool,
+}
+
+impl Features {
+    /// The switch called `name` (the field's name, ignoring case), to read or set it.
+    pub fn switch(&mut self, name: &str) -> Option<&mut bool> {
+        Some(match name.to_ascii_lowercase().as_str() {
+            "null_move" => &mut self.null_move,
+            "lmr" => &mut self.lmr,
+            "reverse_futility" => &mut self.reverse_futility,
+            "futility" => &mut self.futility,
+            "late_move_pruning" => &mut self.late_move_pruning,
+            "losing_capture_pruning" => &mut self.losing_capture_pruning,
+            "check_extension" => &mut self.check_extension,
+            "quiet_checks_in_qsearch" => &mut self.quiet_checks_in_qsearch,
+            _ => return None,
+        })
+    }
+
+    /// Every switch's name, as `switch` takes it.
+    pub const NAMES: [&'static str; 8] = [
+        "null_move",
+        "lmr",
+        "reverse_futility",
+        "futility",
+        "late_move_pruning",
+        "losing_capture_pruning",
+        "check_extension",
+        "quiet_checks_in_qsearch",
+    ];
 }
 
 impl Default for Features {
@@ -60,6 +91,7 @@ pub(crate) struct Shared<'a> {
     pub limits: Limits,
     pub multipv: usize,
     pub features: Features,
+    pub params: SearchParams,
     pub start: Instant,
     /// How a repetition loop is judged (the rules' `loop_verdict`; replaceable in tests).
     pub loop_verdict: LoopJudge,
@@ -161,12 +193,13 @@ impl<'a> Worker<'a> {
             .map(|&mv| RootMove { mv, score: -INF, prev_score: -INF, bound: Bound::Upper, seldepth: 0, pv: vec![mv] })
             .collect();
         let mut lmr = vec![[0i32; 64]; 64];
-        for (d, row) in lmr.iter_mut().enumerate().skip(1) {
-            for (m, r) in row.iter_mut().enumerate().skip(1) {
-                *r = (0.5 + (d as f64).ln() * (m as f64).ln() / 2.2) as i32;
+        for (d, row) in lmr.iter_mut().enumerate() {
+            for (m, r) in row.iter_mut().enumerate() {
+                *r = shared.params.lmr_table_entry(d, m);
             }
         }
-        let clock = (id == 0).then(|| Clock { tm: TimeManager::new(&shared.limits), pondering: shared.limits.ponder });
+        let tm = TimeManager::new(&shared.limits, &shared.params);
+        let clock = (id == 0).then_some(Clock { tm, pondering: shared.limits.ponder });
         Worker {
             shared,
             id,
@@ -191,6 +224,12 @@ impl<'a> Worker<'a> {
             last_reported: None,
             completed: None,
         }
+    }
+
+    /// The search's tunable numbers (borrowed from the shared state, not from `self`).
+    #[inline]
+    pub fn params(&self) -> &'a SearchParams {
+        &self.shared.params
     }
 
     /// Plays `m` on the search path.
@@ -273,6 +312,7 @@ impl<'a> Worker<'a> {
         let max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH) as i32;
         let multipv = self.shared.multipv.min(self.root_moves.len()).max(1);
         let main = self.id == 0;
+        let p = self.params();
         let mut last_best = Move::NULL;
         let mut best_changes = 0.0f64;
         let mut prev_iter_score = -INF;
@@ -291,9 +331,9 @@ impl<'a> Worker<'a> {
                 self.pv_idx = pv_idx;
                 self.seldepth = 0;
                 let prev = self.root_moves[pv_idx].prev_score;
-                let mut delta = 25;
-                let (mut alpha, mut beta) =
-                    if depth >= 5 && prev.abs() < RULE_WIN / 2 { (prev - delta, prev + delta) } else { (-INF, INF) };
+                let mut delta = p.asp_delta;
+                let aspirate = depth >= p.asp_min_depth && prev.abs() < RULE_WIN / 2;
+                let (mut alpha, mut beta) = if aspirate { (prev - delta, prev + delta) } else { (-INF, INF) };
                 loop {
                     let score = self.root_search(depth, alpha, beta, report);
                     self.sort_root(pv_idx);
@@ -315,7 +355,7 @@ impl<'a> Worker<'a> {
                         break;
                     }
                     delta += delta;
-                    if delta > 600 {
+                    if delta > p.asp_full_after {
                         alpha = -INF;
                         beta = INF;
                     }
@@ -350,15 +390,18 @@ impl<'a> Worker<'a> {
             if let Some(clock) = &self.clock {
                 if !clock.pondering {
                     // More time when the best move keeps changing or the score falls.
-                    let fall = if prev_iter_score > -INF { (prev_iter_score - best.score).clamp(0, 150) } else { 0 };
-                    let stretch = (1.0 + best_changes * 0.25 + fall as f64 / 150.0).min(2.5);
-                    let single = self.root_moves.len() == 1 && d >= 4;
+                    let fall =
+                        if prev_iter_score > -INF { (prev_iter_score - best.score).clamp(0, p.tm_fall_cp) } else { 0 };
+                    let pct = |v: i32| v as f64 / 100.0;
+                    let stretch = (1.0 + best_changes * pct(p.tm_change_pct) + fall as f64 / p.tm_fall_cp as f64)
+                        .min(pct(p.tm_stretch_max_pct));
+                    let single = self.root_moves.len() == 1 && d >= p.tm_single_depth;
                     if clock.tm.soft_passed(stretch) || (single && clock.tm.soft_ms.is_some()) {
                         break;
                     }
                 }
             }
-            best_changes *= 0.5;
+            best_changes *= p.tm_change_keep_pct as f64 / 100.0;
             prev_iter_score = best.score;
             d += 1;
         }
@@ -385,27 +428,13 @@ impl<'a> Worker<'a> {
             self.stack[0] = Frame { eval: 0, mv: m, piece };
             let u = self.push_move(m);
             let gives_check = self.pos.in_check();
-            let new_depth = depth - 1 + (gives_check && self.shared.features.check_extension) as i32;
+            let new_depth = depth - 1 + self.check_extension(gives_check, 0) as i32;
             let first = i == self.pv_idx;
-            let mut score;
-            if first {
-                score = -self.pvs(new_depth, -beta, -alpha, 1);
-            } else {
-                let late = i - self.pv_idx;
-                let r = if self.shared.features.lmr && depth >= 3 && late >= 3 && !capture && !gives_check && !in_check
-                {
-                    (self.lmr[depth.min(63) as usize][late.min(63)] - 1).clamp(0, new_depth - 1)
-                } else {
-                    0
-                };
-                score = -self.pvs(new_depth - r, -alpha - 1, -alpha, 1);
-                if score > alpha && r > 0 {
-                    score = -self.pvs(new_depth, -alpha - 1, -alpha, 1);
-                }
-                if score > alpha && score < beta {
-                    score = -self.pvs(new_depth, -beta, -alpha, 1);
-                }
-            }
+            let quiet = !capture && !gives_check && !in_check;
+            // A PV node whose moves all count as improving, with no history: only the move
+            // number and depth set a reduction.
+            let step = Step { first, move_count: i - self.pv_idx, quiet, pv_node: true, improving: true, order: 0 };
+            let score = self.search_move(step, depth, new_depth, alpha, beta, 0);
             self.pop_move(m, u);
             if self.stopped {
                 return best;
@@ -414,13 +443,7 @@ impl<'a> Worker<'a> {
                 let rm = &mut self.root_moves[i];
                 rm.score = score;
                 rm.seldepth = self.seldepth;
-                rm.bound = if score >= beta {
-                    Bound::Lower
-                } else if score <= alpha {
-                    Bound::Upper
-                } else {
-                    Bound::Exact
-                };
+                rm.bound = Bound::of(score, alpha, beta);
                 rm.pv.clear();
                 rm.pv.push(m);
                 let child = &self.pv[1][1..self.pv_len[1].max(1)];
@@ -528,30 +551,25 @@ impl<'a> Worker<'a> {
 }
 
 /// Runs a whole search on this thread (plus `threads - 1` helpers) and returns the result.
-#[allow(clippy::too_many_arguments)]
+/// `stop` is the user's stop, `ponderhit` the pondered move being played.
 pub(crate) fn run_search(
     tt: &TranspositionTable,
     stop: &AtomicBool,
     ponderhit: &AtomicBool,
-    start: &Position,
-    moves: &[Move],
-    limits: Limits,
-    root_restriction: &[Move],
-    threads: usize,
-    multipv: usize,
-    features: Features,
-    loop_verdict: LoopJudge,
+    request: &SearchRequest,
+    settings: &Settings,
     report: &mut dyn FnMut(Report),
 ) -> SearchResult {
     let t0 = Instant::now();
     tt.new_search();
+    let (start, moves) = (&request.start, &request.moves[..]);
     let mut root_pos = start.clone();
     for &m in moves {
         root_pos.make_move(m);
     }
     let mut root: Vec<Move> = root_pos.legal_moves().into_iter().collect();
-    if !root_restriction.is_empty() {
-        root.retain(|m| root_restriction.contains(m));
+    if !request.root_moves.is_empty() {
+        root.retain(|m| request.root_moves.contains(m));
     }
     // Order the first iteration by the table's move, then captures.
     if let Some(e) = tt.probe(root_pos.key(), 0) {
@@ -564,19 +582,20 @@ pub(crate) fn run_search(
         stop: AtomicBool::new(false),
         external_stop: stop,
         ponderhit,
-        node_counts: (0..threads).map(|_| AtomicU64::new(0)).collect(),
-        limits,
-        multipv,
-        features,
+        node_counts: (0..settings.threads).map(|_| AtomicU64::new(0)).collect(),
+        limits: request.limits.clone(),
+        multipv: settings.multipv,
+        features: settings.features,
+        params: settings.params,
         start: t0,
-        loop_verdict,
+        loop_verdict: settings.loop_verdict,
     };
     let mut main = Worker::new(&shared, 0, start, moves, &root);
     if root.is_empty() {
         return main.result(0);
     }
     let helpers: Vec<Option<(i32, RootMove)>> = std::thread::scope(|s| {
-        let handles: Vec<_> = (1..threads)
+        let handles: Vec<_> = (1..settings.threads)
             .map(|id| {
                 let shared = &shared;
                 let root = &root;

@@ -2,11 +2,12 @@
 //! the search threads; a search runs in the background and reports through a callback.
 //!
 //! Files: `driver.rs` (iterative deepening, aspiration, MultiPV, Lazy SMP, reports),
-//! `pvs.rs` (alpha-beta, rules of the game, pruning), `qsearch.rs`, `ordering.rs`, `tt.rs`,
-//! `time.rs`.
+//! `pvs.rs` (alpha-beta, rules of the game, pruning, the move step the root shares),
+//! `qsearch.rs`, `ordering.rs`, `tt.rs`, `time.rs`, `params.rs` (every tunable number).
 
 mod driver;
 mod ordering;
+mod params;
 mod pvs;
 mod qsearch;
 mod time;
@@ -16,6 +17,7 @@ mod tt;
 mod tests;
 
 pub use driver::{Features, MAX_DEPTH};
+pub use params::{ParamSpec, SearchParams};
 use tt::TranspositionTable;
 
 use crate::board::{Move, Position};
@@ -68,6 +70,20 @@ pub enum Bound {
     Upper,
 }
 
+impl Bound {
+    /// What a fail-soft `score` from a search with window (alpha, beta) tells.
+    #[inline]
+    pub fn of(score: i32, alpha: i32, beta: i32) -> Bound {
+        if score >= beta {
+            Bound::Lower
+        } else if score > alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        }
+    }
+}
+
 /// One principal-variation report.
 #[derive(Clone, Debug)]
 pub struct Info {
@@ -109,6 +125,44 @@ pub enum Report {
     },
     /// The search has finished (after `stop`, a limit, or ponderhit-then-limit).
     Done(SearchResult),
+}
+
+/// One search: the game so far (start position and the moves played from it), the limits, and
+/// the root moves allowed (empty: every legal move).
+#[derive(Clone, Debug)]
+pub struct SearchRequest {
+    /// The game's start position.
+    pub start: Position,
+    /// Legal moves played from `start`; the search is of the position after them.
+    pub moves: Vec<Move>,
+    /// When to stop.
+    pub limits: Limits,
+    /// Root restriction (`searchmoves`, or every move but `banmoves`); empty: no restriction.
+    pub root_moves: Vec<Move>,
+}
+
+impl SearchRequest {
+    /// A search of the position after `moves` from `start`, all root moves allowed.
+    pub fn new(start: &Position, moves: &[Move], limits: Limits) -> SearchRequest {
+        SearchRequest { start: start.clone(), moves: moves.to_vec(), limits, root_moves: Vec::new() }
+    }
+
+    /// The same search with the root restricted to `root_moves` (empty: no restriction).
+    pub fn restricted_to(mut self, root_moves: &[Move]) -> SearchRequest {
+        self.root_moves = root_moves.to_vec();
+        self
+    }
+}
+
+/// How the engine searches, copied into each search: threads, lines, techniques, numbers.
+#[derive(Clone, Copy)]
+pub(crate) struct Settings {
+    pub threads: usize,
+    pub multipv: usize,
+    pub features: Features,
+    pub params: SearchParams,
+    /// How a repetition loop is judged (the rules' `loop_verdict`; replaceable in tests).
+    pub loop_verdict: driver::LoopJudge,
 }
 
 /// What to search and for how long. Times in milliseconds. All `None` and `infinite ==
@@ -169,10 +223,7 @@ pub struct ProbeInfo {
 pub struct Engine {
     tt: Arc<TranspositionTable>,
     hash_mb: usize,
-    threads: usize,
-    multipv: usize,
-    features: Features,
-    loop_verdict: driver::LoopJudge,
+    settings: Settings,
     stop: Arc<AtomicBool>,
     ponderhit: Arc<AtomicBool>,
     handle: Option<JoinHandle<SearchResult>>,
@@ -191,10 +242,13 @@ impl Engine {
         Engine {
             tt: Arc::new(TranspositionTable::new(16)),
             hash_mb: 16,
-            threads: 1,
-            multipv: 1,
-            features: Features::default(),
-            loop_verdict: crate::rules::loop_verdict,
+            settings: Settings {
+                threads: 1,
+                multipv: 1,
+                features: Features::default(),
+                params: SearchParams::DEFAULT,
+                loop_verdict: crate::rules::loop_verdict,
+            },
             stop: Arc::new(AtomicBool::new(false)),
             ponderhit: Arc::new(AtomicBool::new(false)),
             handle: None,
@@ -221,28 +275,56 @@ impl Engine {
 
     /// Sets the number of search threads (call while idle).
     pub fn set_threads(&mut self, n: usize) {
-        self.threads = n.clamp(1, 256);
+        self.settings.threads = n.clamp(1, 256);
     }
 
     /// Number of search threads.
     pub fn threads(&self) -> usize {
-        self.threads
+        self.settings.threads
     }
 
     /// Sets how many principal variations to report.
     pub fn set_multipv(&mut self, n: usize) {
-        self.multipv = n.clamp(1, 128);
+        self.settings.multipv = n.clamp(1, 128);
     }
 
     /// Switches selective-search techniques on or off (for measuring them).
     pub fn set_features(&mut self, features: Features) {
-        self.features = features;
+        self.settings.features = features;
+    }
+
+    /// The search's tunable numbers now.
+    pub fn params(&self) -> SearchParams {
+        self.settings.params
+    }
+
+    /// Whether `name` is a switch or parameter `set_tunable` takes.
+    pub fn is_tunable(name: &str) -> bool {
+        Features::default().switch(name).is_some() || SearchParams::spec(name).is_some()
+    }
+
+    /// Sets a selective-technique switch (`null_move`, `lmr`, ...: true/false) or a search
+    /// parameter (`rfp_margin`, ...: an integer in its range) by name; the protocols' hidden
+    /// options, so `chuhe match` and tuners reach them. Takes effect at the next search.
+    pub fn set_tunable(&mut self, name: &str, value: &str) -> Result<(), String> {
+        let value = value.trim();
+        if let Some(flag) = self.settings.features.switch(name) {
+            *flag = match value.to_ascii_lowercase().as_str() {
+                "true" | "on" | "1" => true,
+                "false" | "off" | "0" => false,
+                _ => return Err(format!("{name} takes true or false, not '{value}'")),
+            };
+            return Ok(());
+        }
+        let spec = SearchParams::spec(name).ok_or_else(|| format!("no search parameter or switch '{name}'"))?;
+        let number = value.parse().map_err(|_| format!("{} takes an integer, not '{value}'", spec.name))?;
+        self.settings.params.set(spec.name, number)
     }
 
     /// Replaces the repetition judge (tests check the search against a known verdict).
     #[cfg(test)]
     pub(crate) fn set_loop_verdict(&mut self, judge: driver::LoopJudge) {
-        self.loop_verdict = judge;
+        self.settings.loop_verdict = judge;
     }
 
     /// Forgets everything learned (new game).
@@ -257,46 +339,21 @@ impl Engine {
         self.handle.as_ref().is_some_and(|h| !h.is_finished())
     }
 
-    /// Starts a background search of the position reached by playing `moves` (legal, already
-    /// checked) from `start`. `root_moves` restricts the root (empty: all legal moves; if
-    /// none of them is legal the result has no best move). `report` is called from the
+    /// Starts a background search of `request` (its moves legal, already checked; if none of
+    /// its root moves is legal the result has no best move). `report` is called from the
     /// search thread; its last call is `Report::Done`, which a ponder or infinite search sends
     /// only after `stop` (or, pondering, after `ponderhit` and a limit).
-    pub fn start(
-        &mut self,
-        start: &Position,
-        moves: &[Move],
-        limits: Limits,
-        root_moves: &[Move],
-        mut report: impl FnMut(Report) + Send + 'static,
-    ) {
+    pub fn start(&mut self, request: SearchRequest, mut report: impl FnMut(Report) + Send + 'static) {
         // A search still running (even an infinite one) is stopped first, never waited on.
         self.stop_and_wait();
         self.stop.store(false, Ordering::SeqCst);
         self.ponderhit.store(false, Ordering::SeqCst);
-        let start = start.clone();
-        let moves = moves.to_vec();
-        let root_moves = root_moves.to_vec();
         let (tt, stop, ponderhit, last) =
             (self.tt.clone(), self.stop.clone(), self.ponderhit.clone(), self.last.clone());
-        let (threads, multipv, features, judge) = (self.threads, self.multipv, self.features, self.loop_verdict);
+        let settings = self.settings;
         self.handle = Some(std::thread::spawn(move || {
-            let ponder = limits.ponder;
-            let infinite = limits.infinite;
-            let result = driver::run_search(
-                &tt,
-                &stop,
-                &ponderhit,
-                &start,
-                &moves,
-                limits,
-                &root_moves,
-                threads,
-                multipv,
-                features,
-                judge,
-                &mut report,
-            );
+            let (ponder, infinite) = (request.limits.ponder, request.limits.infinite);
+            let result = driver::run_search(&tt, &stop, &ponderhit, &request, &settings, &mut report);
             // A ponder search waits for ponderhit or stop, an infinite one for stop.
             while (ponder && !ponderhit.load(Ordering::SeqCst) || infinite) && !stop.load(Ordering::SeqCst) {
                 std::thread::sleep(std::time::Duration::from_millis(1));
@@ -342,36 +399,19 @@ impl Engine {
 
     /// Searches synchronously (for `bench` and tests) and returns the result.
     pub fn search_sync(&mut self, start: &Position, moves: &[Move], limits: Limits) -> SearchResult {
-        self.start(start, moves, limits, &[], |_| {});
+        self.start(SearchRequest::new(start, moves, limits), |_| {});
         self.wait().expect("search thread finished")
     }
 
     /// Searches synchronously on this thread, collecting every report (for tests and tools).
-    pub fn search_collect(
-        &mut self,
-        start: &Position,
-        moves: &[Move],
-        limits: Limits,
-        root_moves: &[Move],
-    ) -> (SearchResult, Vec<Report>) {
+    pub fn search_collect(&mut self, request: &SearchRequest) -> (SearchResult, Vec<Report>) {
         self.stop_and_wait();
         self.stop.store(false, Ordering::SeqCst);
         self.ponderhit.store(false, Ordering::SeqCst);
         let mut reports = Vec::new();
-        let result = driver::run_search(
-            &self.tt,
-            &self.stop,
-            &self.ponderhit,
-            start,
-            moves,
-            limits,
-            root_moves,
-            self.threads,
-            self.multipv,
-            self.features,
-            self.loop_verdict,
-            &mut |r| reports.push(r),
-        );
+        let result = driver::run_search(&self.tt, &self.stop, &self.ponderhit, request, &self.settings, &mut |r| {
+            reports.push(r)
+        });
         (result, reports)
     }
 }

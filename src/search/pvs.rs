@@ -7,11 +7,24 @@ use super::ordering::{is_refutation, moving_piece, MovePicker};
 use super::{Bound, INF, MATE, MAX_PLY, RULE_WIN};
 use crate::board::{Move, MoveList, PieceKind};
 use crate::eval::evaluate;
-use crate::rules::{insufficient_material, LoopVerdict};
+use crate::rules::{insufficient_material, LoopVerdict, MOVE_LIMIT_PLIES};
 use arrayvec::ArrayVec;
 
-/// Plies without capture after which the game is drawn (60 moves).
-const MOVE_LIMIT_PLIES: u32 = 120;
+/// What the move loop knows about one move when it searches it.
+#[derive(Clone, Copy)]
+pub(super) struct Step {
+    /// The first move searched: full window, no reduction.
+    pub first: bool,
+    /// The move's number for the reduction table: 1 for a node's first move; the root counts
+    /// from 0, so one more of its moves is searched unreduced.
+    pub move_count: usize,
+    /// Not a capture, not a check, not out of check: a candidate for reduction.
+    pub quiet: bool,
+    pub pv_node: bool,
+    pub improving: bool,
+    /// The move's ordering score (history, killer or counter-move rank).
+    pub order: i32,
+}
 
 impl Worker<'_> {
     /// Score of the current position by the rules alone, if they decide it: a repetition
@@ -105,6 +118,55 @@ impl Worker<'_> {
         self.pv_len[ply] = child_len;
     }
 
+    /// Whether a move that gives check at `ply` is extended (bounded so perpetual-check lines
+    /// cannot run away).
+    #[inline]
+    pub(super) fn check_extension(&self, gives_check: bool, ply: usize) -> bool {
+        let slack = self.shared.params.check_ext_slack as usize;
+        self.shared.features.check_extension && gives_check && ply < 2 * self.root_depth as usize + slack
+    }
+
+    /// The late-move reduction for a move searched after the first (in plies).
+    #[inline]
+    fn reduction(&self, s: Step, depth: i32, new_depth: i32) -> i32 {
+        let p = self.params();
+        if !self.shared.features.lmr || depth < p.lmr_min_depth || s.move_count < p.lmr_min_moves as usize || !s.quiet {
+            return 0;
+        }
+        let mut r = self.lmr[depth.min(63) as usize][s.move_count.min(63)];
+        r -= s.pv_node as i32;
+        r -= is_refutation(s.order) as i32;
+        r += !s.improving as i32;
+        r -= (s.order / p.lmr_history_div).clamp(-p.lmr_history_max, p.lmr_history_max);
+        r.clamp(0, new_depth - 1)
+    }
+
+    /// Searches the move just made (at `ply + 1`, from `ply`'s view): the first move with the
+    /// full window, a later one reduced with a null window, then at full depth if it beats
+    /// alpha, then (PV nodes) with the full window if it lands inside it. Root and nodes share it.
+    pub(super) fn search_move(
+        &mut self,
+        s: Step,
+        depth: i32,
+        new_depth: i32,
+        alpha: i32,
+        beta: i32,
+        ply: usize,
+    ) -> i32 {
+        if s.first {
+            return -self.pvs(new_depth, -beta, -alpha, ply + 1);
+        }
+        let r = self.reduction(s, depth, new_depth);
+        let mut score = -self.pvs(new_depth - r, -alpha - 1, -alpha, ply + 1);
+        if score > alpha && r > 0 {
+            score = -self.pvs(new_depth, -alpha - 1, -alpha, ply + 1);
+        }
+        if s.pv_node && score > alpha && score < beta {
+            score = -self.pvs(new_depth, -beta, -alpha, ply + 1);
+        }
+        score
+    }
+
     /// Alpha-beta with PVS below the root; returns a fail-soft score for the side to move.
     pub(crate) fn pvs(&mut self, mut depth: i32, mut alpha: i32, mut beta: i32, ply: usize) -> i32 {
         self.pv_len[ply] = ply;
@@ -129,17 +191,13 @@ impl Worker<'_> {
             return alpha;
         }
 
+        let alpha_in = alpha;
         let key = self.pos.key();
         let tt = self.shared.tt.probe(key, ply);
         let tt_move = tt.map_or(Move::NULL, |e| e.mv);
         if let Some(e) = tt {
-            let usable = match e.bound {
-                Bound::Exact => true,
-                Bound::Lower => e.score >= beta,
-                Bound::Upper => e.score <= alpha,
-            };
             // Not at a repeated position: its stored score may predate the repetition.
-            if !pv_node && e.depth >= depth && usable && !self.node_repeats {
+            if !pv_node && e.depth >= depth && e.cuts(alpha, beta) && !self.node_repeats {
                 return e.score;
             }
         }
@@ -156,21 +214,25 @@ impl Worker<'_> {
         self.stack[ply].eval = eval;
         let improving = !in_check && ply >= 2 && eval > self.stack[ply - 2].eval;
         let features = self.shared.features;
+        let p = self.params();
 
         if !pv_node && !in_check && beta.abs() < RULE_WIN / 2 {
             // Reverse futility: far above beta near the leaves, a quiet move won't drop it.
-            if features.reverse_futility && depth <= 6 && eval - 85 * (depth - improving as i32) >= beta {
+            if features.reverse_futility
+                && depth <= p.rfp_max_depth
+                && eval - p.rfp_margin * (depth - improving as i32) >= beta
+            {
                 return eval;
             }
             // Null move: if passing still beats beta, a real move will too (not in endgames
             // thin enough for zugzwang, never twice in a row).
             if features.null_move
-                && depth >= 3
+                && depth >= p.nmp_min_depth
                 && eval >= beta
                 && !self.stack[ply - 1].mv.is_null()
                 && self.null_move_safe()
             {
-                let r = 3 + depth / 4 + ((eval - beta) / 200).min(2);
+                let r = p.nmp_base + depth / p.nmp_depth_div + ((eval - beta) / p.nmp_eval_div).min(p.nmp_eval_max);
                 self.stack[ply] = Frame { eval, mv: Move::NULL, piece: 0 };
                 let u = self.push_null();
                 let v = -self.pvs(depth - 1 - r, -beta, -beta + 1, ply + 1);
@@ -185,7 +247,7 @@ impl Worker<'_> {
         }
 
         // No table move (any node type): a shallower search costs less than a bad order.
-        if depth >= 4 && tt_move.is_null() {
+        if depth >= p.iir_min_depth && tt_move.is_null() {
             depth -= 1;
         }
 
@@ -229,9 +291,11 @@ impl Worker<'_> {
             let piece = moving_piece(&self.pos, m);
             // Near the leaves, late quiet moves that can't lift the score are skipped.
             if !pv_node && !in_check && !capture && best > -RULE_WIN / 2 && !is_refutation(order) && m != tt_move {
-                let lmp_limit = 3 + (depth * depth) as usize * (1 + improving as usize);
-                let late = features.late_move_pruning && depth <= 4 && quiets.len() >= lmp_limit;
-                let futile = features.futility && depth <= 4 && eval + 110 + 90 * depth <= alpha;
+                let p = self.params();
+                let lmp_limit = (p.lmp_base + depth * depth * (1 + improving as i32)) as usize;
+                let late = features.late_move_pruning && depth <= p.lmp_max_depth && quiets.len() >= lmp_limit;
+                let futile =
+                    features.futility && depth <= p.fp_max_depth && eval + p.fp_base + p.fp_per_depth * depth <= alpha;
                 if (late || futile) && !self.pos.gives_check(m) {
                     continue;
                 }
@@ -240,29 +304,10 @@ impl Worker<'_> {
             let u = self.push_move(m);
             let gives_check = self.pos.in_check();
             // Check extension, bounded so perpetual-check lines cannot run away.
-            let ext = (features.check_extension && gives_check && ply < 2 * self.root_depth as usize + 8) as i32;
-            let new_depth = depth - 1 + ext;
-            let mut score;
-            if move_count == 1 {
-                score = -self.pvs(new_depth, -beta, -alpha, ply + 1);
-            } else {
-                let mut r = 0;
-                if features.lmr && depth >= 3 && move_count > 2 && !capture && !gives_check && !in_check {
-                    r = self.lmr[depth.min(63) as usize][move_count.min(63)];
-                    r -= pv_node as i32;
-                    r -= is_refutation(order) as i32;
-                    r += !improving as i32;
-                    r -= (order / 6000).clamp(-2, 2);
-                    r = r.clamp(0, new_depth - 1);
-                }
-                score = -self.pvs(new_depth - r, -alpha - 1, -alpha, ply + 1);
-                if score > alpha && r > 0 {
-                    score = -self.pvs(new_depth, -alpha - 1, -alpha, ply + 1);
-                }
-                if pv_node && score > alpha && score < beta {
-                    score = -self.pvs(new_depth, -beta, -alpha, ply + 1);
-                }
-            }
+            let new_depth = depth - 1 + self.check_extension(gives_check, ply) as i32;
+            let quiet = !capture && !gives_check && !in_check;
+            let step = Step { first: move_count == 1, move_count, quiet, pv_node, improving, order };
+            let score = self.search_move(step, depth, new_depth, alpha, beta, ply);
             self.pop_move(m, u);
             if self.stopped {
                 return 0;
@@ -276,7 +321,8 @@ impl Worker<'_> {
                     }
                     if score >= beta {
                         if !capture {
-                            let bonus = (depth * depth * 16).min(4000);
+                            let p = self.params();
+                            let bonus = (depth * depth * p.history_mul).min(p.history_max);
                             self.heur.reward(ply, piece, m, bonus, prev);
                             for &(p, q) in &quiets {
                                 self.heur.punish(p, q, bonus);
@@ -292,13 +338,7 @@ impl Worker<'_> {
             }
         }
 
-        let bound = if best >= beta {
-            Bound::Lower
-        } else if !best_move.is_null() {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
+        let bound = Bound::of(best, alpha_in, beta);
         let stored_eval = if in_check { 0 } else { eval };
         self.shared.tt.store(key, best_move, best, stored_eval, depth, bound, ply);
         best

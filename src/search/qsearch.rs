@@ -8,9 +8,6 @@ use super::{Bound, INF, MATE, MAX_PLY};
 use crate::board::{Move, MoveList};
 use crate::eval::evaluate;
 
-/// Margin over the captured piece's value before a capture is judged hopeless.
-const DELTA_MARGIN: i32 = 150;
-
 impl Worker<'_> {
     /// Quiescence search at `ply`; returns a fail-soft score for the side to move. `checks`:
     /// also try quiet moves that give check.
@@ -27,15 +24,11 @@ impl Worker<'_> {
             return 0;
         }
         let pv_node = beta - alpha > 1;
+        let alpha_in = alpha;
         let key = self.pos.key();
         let tt = self.shared.tt.probe(key, ply);
         if let Some(e) = tt {
-            let usable = match e.bound {
-                Bound::Exact => true,
-                Bound::Lower => e.score >= beta,
-                Bound::Upper => e.score <= alpha,
-            };
-            if !pv_node && usable {
+            if !pv_node && e.cuts(alpha, beta) {
                 return e.score;
             }
         }
@@ -75,11 +68,12 @@ impl Worker<'_> {
         let tt_move = tt.map_or(Move::NULL, |e| e.mv);
         let mut picker = MovePicker::captures(&self.pos, list, tt_move);
         let mut best_move = Move::NULL;
+        let delta_margin = self.params().delta_margin;
         while let Some((m, _)) = picker.next() {
             // Hopeless or losing captures are skipped; quiet checks never are.
             if !in_check
                 && self.pos.is_capture(m)
-                && (stand_pat + captured_value(&self.pos, m) + DELTA_MARGIN <= alpha
+                && (stand_pat + captured_value(&self.pos, m) + delta_margin <= alpha
                     || (self.shared.features.losing_capture_pruning && losing_capture(&self.pos, m)))
             {
                 continue;
@@ -105,13 +99,8 @@ impl Worker<'_> {
                 }
             }
         }
-        let bound = if best >= beta {
-            Bound::Lower
-        } else if !best_move.is_null() {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
+        // Stand pat raises alpha without a move: a score above it is exact only with a move.
+        let bound = if best_move.is_null() && best < beta { Bound::Upper } else { Bound::of(best, alpha_in, beta) };
         self.shared.tt.store(key, best_move, best, if in_check { 0 } else { stand_pat }, 0, bound, ply);
         best
     }

@@ -100,7 +100,7 @@ fn search_never_returns_an_illegal_move_or_line() {
             if ply % 7 == game % 7 {
                 let limits =
                     if ply % 2 == 0 { depth(1 + ply % 4) } else { Limits { nodes: Some(3000), ..Limits::default() } };
-                let (r, reports) = engine.search_collect(&pos, &[], limits, &[]);
+                let (r, reports) = engine.search_collect(&SearchRequest::new(&pos, &[], limits));
                 let best = r.best.expect("a move");
                 assert!(pos.is_legal(best), "{best} in {}", pos.to_fen());
                 if let Some(p) = r.ponder {
@@ -257,7 +257,7 @@ fn limits_nodes_mate_and_root_restriction() {
     assert!(r.nodes >= 20_000 && r.nodes < 40_000, "{}", r.nodes);
     // Only the listed root moves are searched.
     let allowed = [mv("a3a4"), mv("i3i4")];
-    let (r, _) = engine.search_collect(&start, &[], depth(4), &allowed);
+    let (r, _) = engine.search_collect(&SearchRequest::new(&start, &[], depth(4)).restricted_to(&allowed));
     assert!(allowed.contains(&r.best.unwrap()));
     // A mate limit stops as soon as a short enough mate is proven.
     let pos = Position::from_fen("3k5/9/9/5C3/2r6/9/9/9/8R/4K4 w - - 0 1").unwrap();
@@ -270,7 +270,7 @@ fn limits_nodes_mate_and_root_restriction() {
 fn multipv_reports_distinct_lines_best_first() {
     let mut engine = Engine::new();
     engine.set_multipv(3);
-    let (_, reports) = engine.search_collect(&Position::startpos(), &[], depth(5), &[]);
+    let (_, reports) = engine.search_collect(&SearchRequest::new(&Position::startpos(), &[], depth(5)));
     let last: Vec<Info> = reports
         .into_iter()
         .filter_map(|r| match r {
@@ -292,9 +292,12 @@ const HANG: Duration = Duration::from_secs(120);
 fn stop_ends_an_infinite_search_and_done_is_last() {
     let mut engine = Engine::new();
     let (tx, rx) = mpsc::channel();
-    engine.start(&Position::startpos(), &[], Limits { infinite: true, ..Limits::default() }, &[], move |r| {
-        let _ = tx.send((Instant::now(), r));
-    });
+    engine.start(
+        SearchRequest::new(&Position::startpos(), &[], Limits { infinite: true, ..Limits::default() }),
+        move |r| {
+            let _ = tx.send((Instant::now(), r));
+        },
+    );
     std::thread::sleep(Duration::from_millis(300));
     // An infinite search never ends by itself, however long it ran.
     assert!(engine.is_searching());
@@ -317,20 +320,24 @@ fn a_new_search_or_a_new_game_stops_a_running_infinite_search() {
     let mut engine = Engine::new();
     let (tx, rx) = mpsc::channel();
     let tx2 = tx.clone();
-    engine.start(&Position::startpos(), &[], Limits { infinite: true, ..Limits::default() }, &[], move |r| {
-        if let Report::Done(_) = r {
-            let _ = tx.send(1);
-        }
-    });
+    engine.start(
+        SearchRequest::new(&Position::startpos(), &[], Limits { infinite: true, ..Limits::default() }),
+        move |r| {
+            if let Report::Done(_) = r {
+                let _ = tx.send(1);
+            }
+        },
+    );
     std::thread::sleep(Duration::from_millis(50));
-    engine.start(&Position::startpos(), &[], depth(2), &[], move |r| {
+    engine.start(SearchRequest::new(&Position::startpos(), &[], depth(2)), move |r| {
         if let Report::Done(_) = r {
             let _ = tx2.send(2);
         }
     });
     engine.wait();
     assert_eq!(rx.try_iter().collect::<Vec<_>>(), vec![1, 2]);
-    engine.start(&Position::startpos(), &[], Limits { infinite: true, ..Limits::default() }, &[], |_| {});
+    engine
+        .start(SearchRequest::new(&Position::startpos(), &[], Limits { infinite: true, ..Limits::default() }), |_| {});
     engine.clear();
     assert!(!engine.is_searching());
 }
@@ -340,7 +347,7 @@ fn ponder_waits_for_ponderhit_then_the_clock_applies() {
     let mut engine = Engine::new();
     let (tx, rx) = mpsc::channel();
     let limits = Limits { ponder: true, movetime_ms: Some(100), depth: Some(3), ..Limits::default() };
-    engine.start(&Position::startpos(), &[], limits, &[], move |r| {
+    engine.start(SearchRequest::new(&Position::startpos(), &[], limits), move |r| {
         if let Report::Done(res) = r {
             let _ = tx.send((Instant::now(), res));
         }
@@ -411,6 +418,29 @@ fn two_threads_play_a_real_mate_and_table_clears() {
     let mut list = MoveList::new();
     pos.generate_legal(&mut list);
     assert!(list.contains(&engine.search_sync(&pos, &[], depth(3)).best.unwrap()));
+}
+
+#[test]
+fn switches_and_parameters_are_set_by_name() {
+    let mut engine = Engine::new();
+    assert_eq!(engine.set_tunable("Null_Move", "false"), Ok(()));
+    assert!(!engine.settings.features.null_move);
+    assert_eq!(engine.set_tunable("null_move", "maybe"), Err("null_move takes true or false, not 'maybe'".into()));
+    assert_eq!(engine.set_tunable("rfp_margin", "120"), Ok(()));
+    assert_eq!(engine.params().rfp_margin, 120);
+    assert_eq!(engine.set_tunable("rfp_margin", "x"), Err("rfp_margin takes an integer, not 'x'".into()));
+    assert_eq!(engine.set_tunable("rfp_margin", "9999"), Err("rfp_margin must be from 20 to 300, not 9999".into()));
+    assert_eq!(engine.set_tunable("warp", "1"), Err("no search parameter or switch 'warp'".into()));
+    // Every switch name is one `switch` knows.
+    for name in Features::NAMES {
+        assert!(Features::default().switch(name).is_some(), "{name}");
+    }
+    // A parameter changes what the search does: the bench-like signature moves.
+    let pos = Position::startpos();
+    let before = Engine::new().search_sync(&pos, &[], depth(7)).nodes;
+    let mut tuned = Engine::new();
+    tuned.set_tunable("lmr_div_pct", "120").unwrap();
+    assert_ne!(tuned.search_sync(&pos, &[], depth(7)).nodes, before);
 }
 
 #[test]

@@ -2,7 +2,7 @@
 //! past it; stretched in unstable positions) and a hard limit (stop at once), both leaving
 //! `move_overhead_ms` so the engine never loses on time.
 
-use super::Limits;
+use super::{Limits, SearchParams};
 use std::time::Instant;
 
 /// Soft and hard limits for one move, in milliseconds from `start`.
@@ -16,19 +16,19 @@ pub struct TimeManager {
     pub hard_ms: Option<u64>,
     /// A fixed move time: use all of it.
     pub exact: bool,
+    /// No new iteration past this share of the target (percent).
+    soft_pct: u64,
 }
-
-/// Moves to plan for when the clock has no `movestogo`.
-const DEFAULT_MOVES_TO_GO: u64 = 30;
 
 impl TimeManager {
     /// Limits for `limits`, starting now.
-    pub fn new(limits: &Limits) -> TimeManager {
-        let (soft_ms, hard_ms) = Self::budget(limits);
-        TimeManager { start: Instant::now(), soft_ms, hard_ms, exact: limits.movetime_ms.is_some() }
+    pub fn new(limits: &Limits, p: &SearchParams) -> TimeManager {
+        let (soft_ms, hard_ms) = Self::budget(limits, p);
+        let exact = limits.movetime_ms.is_some();
+        TimeManager { start: Instant::now(), soft_ms, hard_ms, exact, soft_pct: p.tm_soft_pct as u64 }
     }
 
-    fn budget(limits: &Limits) -> (Option<u64>, Option<u64>) {
+    fn budget(limits: &Limits, p: &SearchParams) -> (Option<u64>, Option<u64>) {
         let overhead = limits.move_overhead_ms;
         if let Some(mt) = limits.movetime_ms {
             let t = mt.saturating_sub(overhead).max(1);
@@ -38,12 +38,13 @@ impl TimeManager {
             return (None, None);
         };
         // Keep the overhead for every move still to play before the control, at least 1.
-        let mtg = limits.movestogo.map_or(DEFAULT_MOVES_TO_GO, |m| m.clamp(1, 60) as u64);
+        let mtg = limits.movestogo.map_or(p.tm_moves_to_go as u64, |m| m.clamp(1, 60) as u64);
         let avail = time.saturating_sub(overhead).max(1);
-        let ideal = avail / mtg + limits.inc_ms * 3 / 4;
+        let ideal = avail / mtg + limits.inc_ms * p.tm_inc_pct as u64 / 100;
         // Never plan to use more than a share of the clock on one move.
-        let cap = if mtg == 1 { avail * 9 / 10 } else { avail * 2 / 5 };
-        let hard = (ideal * 4).min(cap).max(1);
+        let cap_pct = if mtg == 1 { p.tm_last_cap_pct } else { p.tm_cap_pct } as u64;
+        let cap = avail * cap_pct / 100;
+        let hard = (ideal * p.tm_hard_mul as u64).min(cap).max(1);
         let soft = ideal.min(hard).max(1);
         (Some(soft), Some(hard))
     }
@@ -68,7 +69,7 @@ impl TimeManager {
             (Some(s), Some(h)) => {
                 let target = ((s as f64 * stretch) as u64).min(h);
                 // An iteration takes a few times the previous one: don't start one that can't end.
-                self.elapsed_ms() as f64 >= target as f64 * 0.6
+                self.elapsed_ms() as f64 >= target as f64 * (self.soft_pct as f64 / 100.0)
             }
             _ => false,
         }
@@ -82,24 +83,24 @@ mod tests {
     #[test]
     fn limits_leave_the_overhead_and_respect_the_clock() {
         let l = Limits { movetime_ms: Some(1000), move_overhead_ms: 50, ..Limits::default() };
-        let tm = TimeManager::new(&l);
+        let tm = TimeManager::new(&l, &SearchParams::DEFAULT);
         assert_eq!((tm.soft_ms, tm.hard_ms), (Some(950), Some(950)));
 
         let l = Limits { time_ms: Some(60_000), inc_ms: 1000, move_overhead_ms: 30, ..Limits::default() };
-        let tm = TimeManager::new(&l);
+        let tm = TimeManager::new(&l, &SearchParams::DEFAULT);
         let (s, h) = (tm.soft_ms.unwrap(), tm.hard_ms.unwrap());
         assert!(s <= h && h < 60_000 - 30 && s > 1000, "{s} {h}");
 
         // Very little time left: still a positive budget below the remaining time.
         let l = Limits { time_ms: Some(40), move_overhead_ms: 30, ..Limits::default() };
-        let tm = TimeManager::new(&l);
+        let tm = TimeManager::new(&l, &SearchParams::DEFAULT);
         assert!(tm.hard_ms.unwrap() <= 10);
 
         // One move to the control: may use most, never all, of the clock.
         let l = Limits { time_ms: Some(10_000), movestogo: Some(1), move_overhead_ms: 100, ..Limits::default() };
-        let tm = TimeManager::new(&l);
+        let tm = TimeManager::new(&l, &SearchParams::DEFAULT);
         assert!(tm.hard_ms.unwrap() < 9_900 && tm.soft_ms.unwrap() > 5_000);
 
-        assert_eq!(TimeManager::new(&Limits::default()).hard_ms, None);
+        assert_eq!(TimeManager::new(&Limits::default(), &SearchParams::DEFAULT).hard_ms, None);
     }
 }

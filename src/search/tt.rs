@@ -36,6 +36,19 @@ pub struct TtEntry {
     pub bound: Bound,
 }
 
+impl TtEntry {
+    /// Whether the stored score settles a search with window (alpha, beta): exact, or a
+    /// bound on the side of the window it fails.
+    #[inline]
+    pub fn cuts(&self, alpha: i32, beta: i32) -> bool {
+        match self.bound {
+            Bound::Exact => true,
+            Bound::Lower => self.score >= beta,
+            Bound::Upper => self.score <= alpha,
+        }
+    }
+}
+
 /// The shared transposition table.
 pub struct TranspositionTable {
     buckets: Vec<Bucket>,

@@ -1,0 +1,199 @@
+//! Every tunable number of the search in one place: pruning margins, the reduction formula,
+//! the aspiration window and the time factors. Each is an integer (fractions in percent) with
+//! a range, settable by name (`Engine::set_tunable`, the protocols' hidden options,
+//! `chuhe match ... option.NAME=V`), so a tuner can drive them from outside; `chuhe params`
+//! lists them.
+
+/// One parameter's name, default and range, for tuners.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ParamSpec {
+    /// The name `set` takes.
+    pub name: &'static str,
+    /// The built-in value.
+    pub default: i32,
+    /// Smallest accepted value.
+    pub min: i32,
+    /// Largest accepted value.
+    pub max: i32,
+}
+
+macro_rules! search_params {
+    ($($(#[doc = $doc:literal])* $name:ident = $default:literal in $min:literal..=$max:literal;)*) => {
+        /// The search's tunable numbers (see the module docs).
+        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+        pub struct SearchParams {
+            $($(#[doc = $doc])* pub $name: i32,)*
+        }
+
+        impl SearchParams {
+            /// The built-in values.
+            pub const DEFAULT: SearchParams = SearchParams { $($name: $default,)* };
+
+            /// Every parameter with its range, in declaration order.
+            pub const SPECS: &'static [ParamSpec] =
+                &[$(ParamSpec { name: stringify!($name), default: $default, min: $min, max: $max },)*];
+
+            /// The parameter called `name`, if there is one.
+            fn field(&mut self, name: &str) -> Option<&mut i32> {
+                match name {
+                    $(stringify!($name) => Some(&mut self.$name),)*
+                    _ => None,
+                }
+            }
+        }
+    };
+}
+
+search_params! {
+    /// Iterations from this depth on start with an aspiration window ...
+    asp_min_depth = 5 in 1..=20;
+    /// ... of this half-width, doubled after each fail ...
+    asp_delta = 25 in 5..=200;
+    /// ... until it passes this, then the window is full.
+    asp_full_after = 600 in 50..=5000;
+
+    /// Reverse futility: at most this depth ...
+    rfp_max_depth = 6 in 0..=12;
+    /// ... when the static eval beats beta by this much per ply.
+    rfp_margin = 85 in 20..=300;
+
+    /// Null move from this depth, ...
+    nmp_min_depth = 3 in 1..=8;
+    /// ... reduced by this ...
+    nmp_base = 3 in 1..=6;
+    /// ... plus depth divided by this ...
+    nmp_depth_div = 4 in 1..=12;
+    /// ... plus (eval − beta) divided by this, ...
+    nmp_eval_div = 200 in 50..=1000;
+    /// ... at most this much.
+    nmp_eval_max = 2 in 0..=6;
+
+    /// No table move from this depth on: search one ply shallower.
+    iir_min_depth = 4 in 2..=12;
+
+    /// Late-move pruning at most at this depth, ...
+    lmp_max_depth = 4 in 0..=10;
+    /// ... after this many quiet moves plus depth² (twice that when improving).
+    lmp_base = 3 in 0..=20;
+
+    /// Futility pruning at most at this depth, ...
+    fp_max_depth = 4 in 0..=10;
+    /// ... when eval + this ...
+    fp_base = 110 in 0..=500;
+    /// ... + this per ply is at most alpha.
+    fp_per_depth = 90 in 0..=400;
+
+    /// Late-move reductions from this depth ...
+    lmr_min_depth = 3 in 1..=8;
+    /// ... for the move with this number on (1 is the first; the root counts from 0).
+    lmr_min_moves = 3 in 2..=10;
+    /// The reduction table: base (percent of a ply) ...
+    lmr_base_pct = 50 in -100..=200;
+    /// ... plus ln(depth)·ln(moves) divided by this (percent).
+    lmr_div_pct = 220 in 100..=500;
+    /// One ply less reduction per this much history score (at most `lmr_history_max`).
+    lmr_history_div = 6000 in 1000..=30000;
+    /// Most plies the history adjusts a reduction by.
+    lmr_history_max = 2 in 0..=4;
+
+    /// A quiet cutoff's history bonus: depth² times this ...
+    history_mul = 16 in 1..=100;
+    /// ... at most this.
+    history_max = 4000 in 100..=16000;
+
+    /// Check extensions stop at ply 2 × iteration depth + this.
+    check_ext_slack = 8 in 0..=40;
+
+    /// Quiescence skips a capture that cannot lift the score to alpha with this to spare.
+    delta_margin = 150 in 0..=1000;
+
+    /// With a clock and no moves-to-go, plan for this many moves.
+    tm_moves_to_go = 30 in 10..=80;
+    /// Share of the increment counted in the per-move target (percent).
+    tm_inc_pct = 75 in 0..=100;
+    /// The hard limit is this many times the target ...
+    tm_hard_mul = 4 in 1..=10;
+    /// ... and at most this share of the clock (percent) ...
+    tm_cap_pct = 40 in 10..=90;
+    /// ... or this share with one move to the control.
+    tm_last_cap_pct = 90 in 50..=99;
+    /// No new iteration once this share of the target (percent) has passed.
+    tm_soft_pct = 60 in 20..=100;
+    /// Each recent change of best move stretches the target by this (percent).
+    tm_change_pct = 25 in 0..=100;
+    /// Best-move changes are forgotten at this rate per iteration (percent kept).
+    tm_change_keep_pct = 50 in 0..=100;
+    /// A score fall of this many centipawns stretches the target by 100% (capped there).
+    tm_fall_cp = 150 in 20..=1000;
+    /// The target is stretched at most to this (percent).
+    tm_stretch_max_pct = 250 in 100..=500;
+    /// With one legal move, stop after this iteration.
+    tm_single_depth = 4 in 1..=20;
+}
+
+impl Default for SearchParams {
+    fn default() -> Self {
+        SearchParams::DEFAULT
+    }
+}
+
+impl SearchParams {
+    /// The parameter called `name` (ignoring case).
+    pub fn spec(name: &str) -> Option<&'static ParamSpec> {
+        SearchParams::SPECS.iter().find(|s| s.name.eq_ignore_ascii_case(name))
+    }
+
+    /// Sets the parameter `name` (ignoring case) to `value`, within its range.
+    pub fn set(&mut self, name: &str, value: i32) -> Result<(), String> {
+        let spec = SearchParams::spec(name).ok_or_else(|| format!("no search parameter '{name}'"))?;
+        if !(spec.min..=spec.max).contains(&value) {
+            return Err(format!("{} must be from {} to {}, not {value}", spec.name, spec.min, spec.max));
+        }
+        *self.field(spec.name).expect("every spec names a field") = value;
+        Ok(())
+    }
+
+    /// The late-move reduction for `moves` moves at `depth` before adjustments, in plies.
+    pub fn lmr_table_entry(&self, depth: usize, moves: usize) -> i32 {
+        if depth == 0 || moves == 0 {
+            return 0;
+        }
+        let base = self.lmr_base_pct as f64 / 100.0;
+        let div = self.lmr_div_pct as f64 / 100.0;
+        (base + (depth as f64).ln() * (moves as f64).ln() / div) as i32
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_parameter_is_settable_by_name_within_its_range() {
+        for spec in SearchParams::SPECS {
+            assert!(spec.min <= spec.default && spec.default <= spec.max, "{spec:?}");
+            let mut p = SearchParams::DEFAULT;
+            p.set(spec.name, spec.max).unwrap();
+            assert_ne!(p, SearchParams::DEFAULT, "{} changes nothing", spec.name);
+            p.set(&spec.name.to_uppercase(), spec.default).unwrap();
+            assert_eq!(p, SearchParams::DEFAULT);
+            assert_eq!(
+                p.set(spec.name, spec.max + 1),
+                Err(format!("{} must be from {} to {}, not {}", spec.name, spec.min, spec.max, spec.max + 1))
+            );
+        }
+        let mut p = SearchParams::DEFAULT;
+        assert_eq!(p.set("no_such", 1), Err("no search parameter 'no_such'".to_string()));
+    }
+
+    #[test]
+    fn the_reduction_table_keeps_its_formula() {
+        let p = SearchParams::DEFAULT;
+        // 0.5 + ln d · ln m / 2.2, truncated.
+        assert_eq!(p.lmr_table_entry(1, 10), 0);
+        assert_eq!(p.lmr_table_entry(3, 3), 1);
+        assert_eq!(p.lmr_table_entry(10, 20), 3);
+        assert_eq!(p.lmr_table_entry(63, 63), 8);
+        assert_eq!(p.lmr_table_entry(0, 5), 0);
+    }
+}
