@@ -6,15 +6,16 @@
 use super::command::{Command, Go, PositionCmd, Start};
 use super::options::{self, Key, Options};
 use super::policy::{self, Decision, History};
-use super::{Dialect, Input, Output};
+use super::{Dialect, Input, Output, Replies};
 use crate::board::{Color, Move, Position};
 use crate::eval;
+use crate::lines::recv_until;
 use crate::perft::divide;
 use crate::rules::Game;
 use crate::search::{Engine, Limits, Report, Score, SearchResult};
 
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::{Receiver, RecvTimeoutError};
+use std::sync::mpsc::Receiver;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -68,7 +69,7 @@ pub(crate) enum Flow {
 
 /// One protocol session after the handshake word picked the dialect.
 pub struct Session {
-    dialect: Arc<dyn Dialect>,
+    replies: Arc<dyn Replies>,
     out: Output,
     engine: Engine,
     opts: Options,
@@ -83,14 +84,14 @@ pub struct Session {
 
 impl Session {
     /// A session at the start position with default options.
-    pub fn new(dialect: Arc<dyn Dialect>, out: Output) -> Session {
+    pub fn new(replies: Arc<dyn Replies>, out: Output) -> Session {
         let opts = Options::default();
         let mut engine = Engine::new();
         engine.set_hash_mb(opts.hash_mb as usize);
         engine.set_threads(opts.threads as usize);
         engine.set_multipv(opts.multipv as usize);
         Session {
-            dialect,
+            replies,
             out,
             engine,
             opts,
@@ -102,41 +103,18 @@ impl Session {
         }
     }
 
-    /// Sends the handshake, then runs commands until `quit` or end of input.
-    pub fn run(mut self, rx: &Receiver<Input>) {
-        self.out.lines(&self.dialect.handshake());
+    /// Sends the handshake, then runs the lines `dialect` parses until `quit` or end of input.
+    pub fn run(mut self, dialect: &dyn Dialect, rx: &Receiver<Input>) {
+        self.out.lines(&self.replies.handshake());
         loop {
             self.reap();
-            let input = match &self.search {
-                Some(r) => {
-                    let now = Instant::now();
-                    if r.deadline.is_some_and(|d| now >= d) {
-                        self.stop_search();
-                        continue;
-                    }
-                    let wake = r.deadline.map_or(now + POLL, |d| d.min(now + POLL));
-                    match rx.recv_timeout(wake - now) {
-                        Ok(i) => i,
-                        Err(RecvTimeoutError::Timeout) => {
-                            self.check_alive();
-                            continue;
-                        }
-                        Err(RecvTimeoutError::Disconnected) => Input::Eof,
-                    }
-                }
-                None => rx.recv().unwrap_or(Input::Eof),
-            };
-            let flow = match input {
-                Input::Line(line) => match self.dialect.parse(&line, &self.opts) {
-                    Ok(cmd) => self.execute(cmd),
-                    Err(e) => {
-                        self.error(&e);
-                        Flow::Continue
-                    }
-                },
-                Input::Eof => {
-                    self.finish_search();
-                    Flow::Quit
+            let Some(input) = self.next_input(rx, POLL) else { continue };
+            let Input::Line(line) = input else { return self.finish_search() };
+            let flow = match dialect.parse(&line, &self.opts) {
+                Ok(cmd) => self.execute(cmd),
+                Err(e) => {
+                    self.error(&e);
+                    Flow::Continue
                 }
             };
             if let Flow::Quit = flow {
@@ -145,8 +123,26 @@ impl Session {
         }
     }
 
+    /// The next input. While a search runs this is also the watchdog: it stops a search past
+    /// its hard deadline, waits at most `poll` (so the caller can look at a finished search),
+    /// and notices a search thread that died. `None`: nothing arrived yet.
+    pub(crate) fn next_input(&mut self, rx: &Receiver<Input>, poll: Duration) -> Option<Input> {
+        let Some(r) = &self.search else { return recv_until(rx, None) };
+        let now = Instant::now();
+        if r.deadline.is_some_and(|d| now >= d) {
+            self.stop_search();
+            return None;
+        }
+        let wake = r.deadline.map_or(now + poll, |d| d.min(now + poll));
+        let input = recv_until(rx, Some(wake));
+        if input.is_none() {
+            self.check_alive();
+        }
+        input
+    }
+
     pub(crate) fn error(&self, msg: &str) {
-        self.out.line(&self.dialect.error(msg));
+        self.out.line(&self.replies.error(msg));
     }
 
     /// Whether a search is running. A search reports `bestmove` and marks itself done under
@@ -193,8 +189,8 @@ impl Session {
         }
         let empty = SearchResult { best: None, ponder: None, score: Score::Cp(0), depth: 0, nodes: 0 };
         let d = policy::decide(&r.pos, &r.root, &empty, &[], &mut self.lock_history());
-        let lines =
-            [self.dialect.error("the search ended without a move; playing a fallback"), self.dialect.bestmove(&d)];
+        let mut lines = vec![self.replies.error("the search ended without a move; playing a fallback")];
+        lines.extend(self.replies.bestmove(&d));
         *self.decision.lock().unwrap_or_else(|e| e.into_inner()) = Some(d);
         self.out.final_lines(&lines, &r.done);
     }
@@ -239,7 +235,7 @@ impl Session {
         let result = match cmd {
             Command::Empty => Ok(()),
             Command::Hello => {
-                self.out.lines(&self.dialect.handshake());
+                self.out.lines(&self.replies.handshake());
                 Ok(())
             }
             Command::IsReady => {
@@ -259,14 +255,15 @@ impl Session {
             Command::Stop => {
                 if self.thinking() {
                     self.stop_search();
-                } else if let Some(reply) = self.dialect.stray_stop() {
+                } else if let Some(reply) = self.replies.stray_stop() {
                     self.out.line(&reply);
                 }
                 Ok(())
             }
             Command::Probe(p) => self.build_game(&p).map(|g| {
-                let info = self.engine.probe(g.position());
-                self.out.line(&self.dialect.pophash(info.as_ref()));
+                if let Some(line) = self.replies.pophash(self.engine.probe(g.position()).as_ref()) {
+                    self.out.line(&line);
+                }
             }),
             Command::Display => {
                 self.display();
@@ -278,7 +275,7 @@ impl Session {
             }
             Command::Quit => {
                 self.finish_search();
-                if let Some(bye) = self.dialect.bye() {
+                if let Some(bye) = self.replies.bye() {
                     self.out.line(&bye);
                 }
                 return Flow::Quit;
@@ -296,8 +293,8 @@ impl Session {
     }
 
     fn set_option(&mut self, name: &str, value: Option<&str>) -> Result<(), String> {
-        let Some(spec) = options::find(self.dialect.options(), name) else {
-            if self.dialect.unknown_option_is_error() {
+        let Some(spec) = options::find(self.replies.options(), name) else {
+            if self.replies.unknown_option_is_error() {
                 return Err(format!("setoption: no such option '{}'", super::command::clip(name)));
             }
             return Ok(());
@@ -314,7 +311,7 @@ impl Session {
             Key::UseMillisec | Key::Ponder | Key::MoveOverhead => {}
         }
         if let Some(note) = applied.note {
-            self.out.line(&self.dialect.message(&note));
+            self.out.line(&self.replies.message(&note));
         }
         Ok(())
     }
@@ -365,7 +362,7 @@ impl Session {
             history.draw_offered = false;
             drop(history);
             let d = Decision { best: None, ponder: None, draw: false, resign: false };
-            self.out.line(&self.dialect.bestmove(&d));
+            self.out.lines(&self.replies.bestmove(&d));
             return Ok(());
         }
         drop(history);
@@ -412,7 +409,7 @@ impl Session {
         done: Arc<AtomicBool>,
         silent: Arc<AtomicBool>,
     ) -> impl FnMut(Report) + Send + 'static {
-        let (out, dialect, history) = (self.out.clone(), self.dialect.clone(), self.history.clone());
+        let (out, replies, history) = (self.out.clone(), self.replies.clone(), self.history.clone());
         let decision = self.decision.clone();
         let started = Instant::now();
         let mut last_pv: Vec<Move> = Vec::new();
@@ -426,17 +423,16 @@ impl Session {
                     if info.multipv <= 1 && !info.pv.is_empty() {
                         last_pv.clone_from(&info.pv);
                     }
-                    let line = dialect.info(&info);
-                    if !line.is_empty() {
+                    if let Some(line) = replies.info(&info) {
                         out.line(&line);
                     }
                 }
                 Report::CurrMove { depth, mv, number } => {
-                    if started.elapsed() >= CURRMOVE_AFTER {
-                        let line = dialect.currmove(depth, mv, number);
-                        if !line.is_empty() {
-                            out.line(&line);
-                        }
+                    if started.elapsed() < CURRMOVE_AFTER {
+                        return;
+                    }
+                    if let Some(line) = replies.currmove(depth, mv, number) {
+                        out.line(&line);
                     }
                 }
                 Report::Done(res) => {
@@ -444,9 +440,9 @@ impl Session {
                         let mut h = history.lock().unwrap_or_else(|e| e.into_inner());
                         policy::decide(&pos, &root, &res, &last_pv, &mut h)
                     };
-                    let line = dialect.bestmove(&d);
+                    let lines = replies.bestmove(&d);
                     *decision.lock().unwrap_or_else(|e| e.into_inner()) = Some(d);
-                    out.final_lines(&[line], &done);
+                    out.final_lines(&lines, &done);
                 }
             }
         }
@@ -477,11 +473,6 @@ impl Session {
     pub(crate) fn set_game(&mut self, game: Game) {
         self.game = game;
         self.banned.clear();
-    }
-
-    /// The current option values.
-    pub(crate) fn options(&self) -> &Options {
-        &self.opts
     }
 
     /// The reply channel.
@@ -520,31 +511,6 @@ impl Session {
             self.engine.wait();
         }
         self.decision.lock().unwrap_or_else(|e| e.into_inner()).take()
-    }
-
-    /// The next input, with the time-limit watchdog of `run`; while a search runs it waits at
-    /// most `poll`, so the caller notices a finished search. `None`: nothing arrived yet.
-    pub(crate) fn next_input(&mut self, rx: &Receiver<Input>, poll: Duration) -> Option<Input> {
-        let mut wait = self.search.as_ref().map(|_| poll);
-        if let Some(d) = self.search.as_ref().and_then(|r| r.deadline) {
-            let now = Instant::now();
-            if now >= d {
-                self.stop_search();
-                return None;
-            }
-            wait = wait.map(|w| w.min(d - now));
-        }
-        match wait {
-            None => Some(rx.recv().unwrap_or(Input::Eof)),
-            Some(w) => match rx.recv_timeout(w) {
-                Ok(i) => Some(i),
-                Err(RecvTimeoutError::Timeout) => {
-                    self.check_alive();
-                    None
-                }
-                Err(RecvTimeoutError::Disconnected) => Some(Input::Eof),
-            },
-        }
     }
 
     fn perft(&mut self, depth: u32) -> Result<(), String> {
