@@ -24,7 +24,7 @@ pub use command::Command;
 
 use crate::board::Move;
 use crate::search::{Info, ProbeInfo};
-use options::{Options, Spec};
+use options::{OptionSet, Options};
 use policy::Decision;
 use session::Session;
 use std::io::Write;
@@ -43,9 +43,7 @@ pub const ENGINE_AUTHOR: &str = "the Chuhe developers";
 /// status here, shared with the search thread. `None` (or no lines): nothing is sent.
 pub trait Replies: Send + Sync {
     /// The options this dialect advertises and accepts.
-    fn options(&self) -> &'static [Spec];
-    /// Whether `setoption` of an option never advertised is an error (else silently accepted).
-    fn unknown_option_is_error(&self) -> bool;
+    fn options(&self) -> &'static OptionSet;
     /// The handshake reply: id lines, option lines, the ok line.
     fn handshake(&self) -> Vec<String>;
     /// A principal-variation report.

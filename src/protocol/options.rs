@@ -94,6 +94,32 @@ impl Spec {
     }
 }
 
+/// A dialect's options: those it advertises in its handshake style, those it accepts without
+/// advertising them, and whether a name it does not know is an error.
+#[derive(Clone, Copy, Debug)]
+pub struct OptionSet {
+    /// How the handshake lists them.
+    pub style: Style,
+    /// Listed in the handshake, in this order.
+    pub advertised: &'static [Spec],
+    /// Accepted but not listed (CECP's table size and threads, set by `memory`/`cores`).
+    pub unlisted: &'static [Spec],
+    /// `setoption` of an unknown name is an error (else silently accepted, as UCCI asks).
+    pub unknown_is_error: bool,
+}
+
+impl OptionSet {
+    /// The handshake's option lines.
+    pub fn advertise(&self) -> impl Iterator<Item = String> + '_ {
+        self.advertised.iter().map(|s| s.advertise(self.style))
+    }
+
+    /// The option called `name` (case-insensitive, surrounding spaces ignored).
+    pub fn find(&self, name: &str) -> Option<&'static Spec> {
+        find(self.advertised, name).or_else(|| find(self.unlisted, name))
+    }
+}
+
 /// How a dialect advertises its options in the handshake.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Style {

@@ -4,7 +4,7 @@
 //! waits on a search: `stop`, `ponderhit`, `isready`, `probe` and `quit` act at once.
 
 use super::command::{Command, Go, PositionCmd, Start};
-use super::options::{self, Key, Options};
+use super::options::{Key, Options};
 use super::policy::{self, Decision, History};
 use super::{Dialect, Input, Output, Replies};
 use crate::board::{Color, Move, Position};
@@ -67,6 +67,66 @@ pub(crate) enum Flow {
     Quit,
 }
 
+/// A protocol state machine over a [`Session`]. [`drive`] runs it: one loop for every dialect.
+pub(crate) trait Driver {
+    /// The session underneath.
+    fn session(&mut self) -> &mut Session;
+    /// The longest wait for input while a search runs.
+    fn poll(&self) -> Duration;
+    /// Deals with a search that has finished; called before each wait and after each input.
+    fn settle(&mut self);
+    /// Handles one line.
+    fn handle(&mut self, line: &str) -> Flow;
+    /// The input ended.
+    fn end_of_input(&mut self);
+}
+
+/// Runs `d` on the lines of `rx` until it quits or the input ends.
+pub(crate) fn drive(d: &mut impl Driver, rx: &Receiver<Input>) {
+    loop {
+        d.settle();
+        let poll = d.poll();
+        let Some(input) = d.session().next_input(rx, poll) else { continue };
+        let Input::Line(line) = input else { return d.end_of_input() };
+        d.settle();
+        if let Flow::Quit = d.handle(&line) {
+            return;
+        }
+    }
+}
+
+/// UCCI and UCI: each line one shared command, executed by the session itself.
+struct LineLoop<'a> {
+    s: Session,
+    dialect: &'a dyn Dialect,
+}
+
+impl Driver for LineLoop<'_> {
+    fn session(&mut self) -> &mut Session {
+        &mut self.s
+    }
+
+    fn poll(&self) -> Duration {
+        POLL
+    }
+
+    fn settle(&mut self) {
+        self.s.reap();
+    }
+
+    fn handle(&mut self, line: &str) -> Flow {
+        match self.dialect.parse(line, &self.s.opts) {
+            Ok(cmd) => self.s.execute(cmd),
+            Err(e) => self.s.refuse(&e),
+        }
+    }
+
+    /// A running search is stopped and announced.
+    fn end_of_input(&mut self) {
+        self.s.finish_search();
+    }
+}
+
 /// One protocol session after the handshake word picked the dialect.
 pub struct Session {
     replies: Arc<dyn Replies>,
@@ -104,23 +164,9 @@ impl Session {
     }
 
     /// Sends the handshake, then runs the lines `dialect` parses until `quit` or end of input.
-    pub fn run(mut self, dialect: &dyn Dialect, rx: &Receiver<Input>) {
+    pub fn run(self, dialect: &dyn Dialect, rx: &Receiver<Input>) {
         self.out.lines(&self.replies.handshake());
-        loop {
-            self.reap();
-            let Some(input) = self.next_input(rx, POLL) else { continue };
-            let Input::Line(line) = input else { return self.finish_search() };
-            let flow = match dialect.parse(&line, &self.opts) {
-                Ok(cmd) => self.execute(cmd),
-                Err(e) => {
-                    self.error(&e);
-                    Flow::Continue
-                }
-            };
-            if let Flow::Quit = flow {
-                return;
-            }
-        }
+        drive(&mut LineLoop { s: self, dialect }, rx);
     }
 
     /// The next input. While a search runs this is also the watchdog: it stops a search past
@@ -143,6 +189,12 @@ impl Session {
 
     pub(crate) fn error(&self, msg: &str) {
         self.out.line(&self.replies.error(msg));
+    }
+
+    /// Reports a command's error; the loop goes on.
+    fn refuse(&self, msg: &str) -> Flow {
+        self.error(msg);
+        Flow::Continue
     }
 
     /// Whether a search is running. A search reports `bestmove` and marks itself done under
@@ -293,8 +345,9 @@ impl Session {
     }
 
     fn set_option(&mut self, name: &str, value: Option<&str>) -> Result<(), String> {
-        let Some(spec) = options::find(self.replies.options(), name) else {
-            if self.replies.unknown_option_is_error() {
+        let set = self.replies.options();
+        let Some(spec) = set.find(name) else {
+            if set.unknown_is_error {
                 return Err(format!("setoption: no such option '{}'", super::command::clip(name)));
             }
             return Ok(());

@@ -3,7 +3,7 @@
 //! `nobestmove`, `bye`, and `bestmove ... draw|resign`.
 
 use super::command::{bare, clip, parse_go, parse_moves, parse_shared, Command, Go, Words};
-use super::options::{Key, Options, Spec, Style, MAX_HASH_MB, MAX_MOVE_OVERHEAD_MS, MAX_THREADS};
+use super::options::{Key, OptionSet, Options, Spec, Style, MAX_HASH_MB, MAX_MOVE_OVERHEAD_MS, MAX_THREADS};
 use super::policy::Decision;
 use super::{with_pv, Dialect, Replies, ENGINE_AUTHOR, ENGINE_NAME};
 use crate::board::Move;
@@ -15,13 +15,19 @@ pub struct Ucci;
 /// UCCI's mate score: a mate in `p` plies is reported as `±(UCCI_MATE - p)`.
 pub const UCCI_MATE: i32 = 10000;
 
-const OPTIONS: &[Spec] = &[
-    Spec::check(Key::UseMillisec, "usemillisec"),
-    Spec::spin(Key::Hash, "hashsize", 0, MAX_HASH_MB).zero_is_default(),
-    Spec::spin(Key::Threads, "threads", 0, MAX_THREADS).zero_is_default(),
-    Spec::spin(Key::MoveOverhead, "moveoverhead", 0, MAX_MOVE_OVERHEAD_MS),
-    Spec::button(Key::ClearHash, "newgame"),
-];
+const OPTIONS: OptionSet = OptionSet {
+    style: Style::Ucci,
+    advertised: &[
+        Spec::check(Key::UseMillisec, "usemillisec"),
+        Spec::spin(Key::Hash, "hashsize", 0, MAX_HASH_MB).zero_is_default(),
+        Spec::spin(Key::Threads, "threads", 0, MAX_THREADS).zero_is_default(),
+        Spec::spin(Key::MoveOverhead, "moveoverhead", 0, MAX_MOVE_OVERHEAD_MS),
+        Spec::button(Key::ClearHash, "newgame"),
+    ],
+    unlisted: &[],
+    // The spec: options the engine never advertised are accepted silently.
+    unknown_is_error: false,
+};
 
 /// A score as UCCI prints it: centipawns, or `±(10000 − plies)` for mates.
 pub fn ucci_score(s: Score) -> i32 {
@@ -51,12 +57,8 @@ fn go_word(go: &mut Go, word: &str, w: &mut Words, unit: u64) -> Result<bool, St
 }
 
 impl Replies for Ucci {
-    fn options(&self) -> &'static [Spec] {
-        OPTIONS
-    }
-
-    fn unknown_option_is_error(&self) -> bool {
-        false
+    fn options(&self) -> &'static OptionSet {
+        &OPTIONS
     }
 
     fn handshake(&self) -> Vec<String> {
@@ -66,7 +68,7 @@ impl Replies for Ucci {
             format!("id copyright {ENGINE_AUTHOR}, MIT licence"),
             format!("id author {ENGINE_AUTHOR}"),
         ];
-        let options = OPTIONS.iter().map(|s| s.advertise(Style::Ucci));
+        let options = OPTIONS.advertise();
         ids.into_iter().chain(options).chain(["ucciok".to_string()]).collect()
     }
 

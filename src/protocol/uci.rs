@@ -3,7 +3,7 @@
 //! `bestmove (none)` when there is no move.
 
 use super::command::{bare, clip, parse_go, parse_shared, small, Command, Go, Words};
-use super::options::{Options, Spec, Style, CLEAR_HASH, HASH, MOVE_OVERHEAD, MULTIPV, PONDER, THREADS};
+use super::options::{OptionSet, Options, Style, CLEAR_HASH, HASH, MOVE_OVERHEAD, MULTIPV, PONDER, THREADS};
 use super::policy::Decision;
 use super::{with_pv, Dialect, Replies, ENGINE_AUTHOR, ENGINE_NAME};
 use crate::board::Move;
@@ -12,7 +12,12 @@ use crate::search::{Bound, Info, ProbeInfo, Score};
 /// The UCI dialect.
 pub struct Uci;
 
-const OPTIONS: &[Spec] = &[HASH, THREADS, CLEAR_HASH, PONDER, MULTIPV, MOVE_OVERHEAD];
+const OPTIONS: OptionSet = OptionSet {
+    style: Style::Uci,
+    advertised: &[HASH, THREADS, CLEAR_HASH, PONDER, MULTIPV, MOVE_OVERHEAD],
+    unlisted: &[],
+    unknown_is_error: true,
+};
 
 /// The words of `go`; `searchmoves` takes moves up to the next one.
 const GO_WORDS: &[&str] = &[
@@ -75,17 +80,13 @@ fn parse_setoption(w: &mut Words) -> Result<Command, String> {
 }
 
 impl Replies for Uci {
-    fn options(&self) -> &'static [Spec] {
-        OPTIONS
-    }
-
-    fn unknown_option_is_error(&self) -> bool {
-        true
+    fn options(&self) -> &'static OptionSet {
+        &OPTIONS
     }
 
     fn handshake(&self) -> Vec<String> {
         let ids = [format!("id name {ENGINE_NAME}"), format!("id author {ENGINE_AUTHOR}")];
-        let options = OPTIONS.iter().map(|s| s.advertise(Style::Uci));
+        let options = OPTIONS.advertise();
         ids.into_iter().chain(options).chain(["uciok".to_string()]).collect()
     }
 

@@ -21,6 +21,7 @@ pub use claims::{claim, claimable};
 pub use command::normalize_fen;
 pub use replies::{cecp_score, Xboard, MATE_SCORE};
 
+use super::session::drive;
 use super::{Input, Output};
 use std::sync::mpsc::Receiver;
 use std::time::Duration;
@@ -31,5 +32,5 @@ pub const POLL: Duration = Duration::from_millis(2);
 
 /// Runs a CECP session until `quit` or end of input (the `xboard` command already read).
 pub fn run(rx: &Receiver<Input>, out: Output) {
-    state::Cecp::new(out).run(rx);
+    drive(&mut state::Cecp::new(out), rx);
 }

@@ -2,7 +2,7 @@
 //! `move`, the analysis status `stat01`, and the error words XBoard shows.
 
 use super::super::command::clip;
-use super::super::options::{Spec, Style, CLEAR_HASH, HASH, MOVE_OVERHEAD, MULTIPV, THREADS};
+use super::super::options::{OptionSet, Style, CLEAR_HASH, HASH, MOVE_OVERHEAD, MULTIPV, THREADS};
 use super::super::policy::Decision;
 use super::super::{push_moves, Replies, ENGINE_NAME};
 use crate::board::Move;
@@ -14,9 +14,14 @@ use std::sync::{Mutex, MutexGuard};
 /// `-(MATE_SCORE + n)`.
 pub const MATE_SCORE: i32 = 100_000;
 
-/// Table size and threads come from `memory` and `cores`, so they are not advertised as
-/// options, but `memory`/`cores` set them through these specs.
-const OPTIONS: &[Spec] = &[HASH, THREADS, MULTIPV, MOVE_OVERHEAD, CLEAR_HASH];
+/// Table size and threads come from `memory` and `cores` (which set them through these specs),
+/// so they are not advertised as options.
+const OPTIONS: OptionSet = OptionSet {
+    style: Style::Cecp,
+    advertised: &[MULTIPV, MOVE_OVERHEAD, CLEAR_HASH],
+    unlisted: &[HASH, THREADS],
+    unknown_is_error: true,
+};
 
 /// What `.` reports in analyze mode (`stat01`).
 #[derive(Clone, Copy, Debug, Default)]
@@ -84,12 +89,8 @@ impl Xboard {
 }
 
 impl Replies for Xboard {
-    fn options(&self) -> &'static [Spec] {
-        OPTIONS
-    }
-
-    fn unknown_option_is_error(&self) -> bool {
-        true
+    fn options(&self) -> &'static OptionSet {
+        &OPTIONS
     }
 
     /// The `feature` lines sent in answer to `protover 2`.
@@ -101,8 +102,7 @@ impl Replies for Xboard {
             "feature setboard=1 usermove=1 ping=1 sigint=0 sigterm=0 colors=0 time=1 draw=1 reuse=1".to_string(),
             "feature analyze=1 memory=1 smp=1 name=0 nps=0 debug=1 pause=0 san=0".to_string(),
         ];
-        let options = OPTIONS.iter().filter(|s| ![HASH.key, THREADS.key].contains(&s.key));
-        let options = options.map(|s| s.advertise(Style::Cecp));
+        let options = OPTIONS.advertise();
         head.into_iter().chain(options).chain(["feature done=1".to_string()]).collect()
     }
 

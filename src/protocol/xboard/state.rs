@@ -3,8 +3,8 @@
 //! mode and game-end claims, over the shared [`Session`] (search start/stop, options, output).
 
 use super::super::command::{Command, Go};
-use super::super::session::{Flow, Session};
-use super::super::{Input, Output, Replies};
+use super::super::session::{Driver, Flow, Session};
+use super::super::{Output, Replies};
 use super::claims::{claim, claimable};
 use super::clock::Clock;
 use super::command::{parse, Cmd};
@@ -12,8 +12,8 @@ use super::replies::{illegal_move, refusal, Xboard};
 use super::POLL;
 use crate::board::{Color, Move, Position};
 use crate::rules::Game;
-use std::sync::mpsc::Receiver;
 use std::sync::Arc;
+use std::time::Duration;
 
 /// The CECP session state on top of the shared [`Session`].
 pub struct Cecp {
@@ -35,6 +35,36 @@ pub struct Cecp {
     draw_offered: bool,
 }
 
+impl Driver for Cecp {
+    fn session(&mut self) -> &mut Session {
+        &mut self.s
+    }
+
+    fn poll(&self) -> Duration {
+        POLL
+    }
+
+    /// Plays the move of a search that has just finished.
+    fn settle(&mut self) {
+        self.collect();
+    }
+
+    fn handle(&mut self, line: &str) -> Flow {
+        match parse(line) {
+            Ok(cmd) => self.execute(cmd),
+            Err(reply) => {
+                self.out(&reply);
+                Flow::Continue
+            }
+        }
+    }
+
+    /// A running search is dropped without a move.
+    fn end_of_input(&mut self) {
+        self.s.abandon_search();
+    }
+}
+
 impl Cecp {
     /// A session at the start position; the engine plays Black.
     pub fn new(out: Output) -> Cecp {
@@ -50,26 +80,6 @@ impl Cecp {
             pondering: None,
             clock: Clock::default(),
             draw_offered: false,
-        }
-    }
-
-    /// Runs commands until `quit` or end of input (end of input drops a search unannounced).
-    pub fn run(mut self, rx: &Receiver<Input>) {
-        loop {
-            self.collect();
-            let Some(input) = self.s.next_input(rx, POLL) else { continue };
-            let Input::Line(line) = input else { return self.s.abandon_search() };
-            self.collect();
-            let flow = match parse(&line) {
-                Ok(cmd) => self.execute(cmd),
-                Err(reply) => {
-                    self.out(&reply);
-                    Flow::Continue
-                }
-            };
-            if let Flow::Quit = flow {
-                return;
-            }
         }
     }
 
