@@ -122,6 +122,12 @@ impl<'a> Words<'a> {
         Words { words: line.split_whitespace().collect(), at: 0 }
     }
 
+    /// A line's first word (`None`: a blank line) and the words after it.
+    pub fn command(line: &'a str) -> (Option<&'a str>, Words<'a>) {
+        let mut w = Words::new(line);
+        (w.next_word(), w)
+    }
+
     /// The next word, consumed.
     pub fn next_word(&mut self) -> Option<&'a str> {
         let w = self.words.get(self.at).copied();

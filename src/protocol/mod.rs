@@ -80,13 +80,15 @@ pub trait Dialect: Replies {
     fn parse(&self, line: &str, opts: &Options) -> Result<Command, String>;
 }
 
-/// `head`, then ` pv` and the moves of `pv` if there are any (the end of an info line).
-pub(crate) fn with_pv(mut head: String, pv: &[Move]) -> String {
-    if !pv.is_empty() {
-        head.push_str(" pv");
-        push_moves(&mut head, pv);
+/// A UCCI/UCI principal-variation line: `info depth D seldepth S`, the dialect's `fields`,
+/// then ` pv` and the moves if there are any.
+pub(crate) fn info_line(i: &Info, fields: std::fmt::Arguments) -> String {
+    let mut s = format!("info depth {} seldepth {} {fields}", i.depth, i.seldepth);
+    if !i.pv.is_empty() {
+        s.push_str(" pv");
+        push_moves(&mut s, &i.pv);
     }
-    head
+    s
 }
 
 /// Appends each move of `moves` to `s`, each preceded by a space.

@@ -5,7 +5,7 @@
 use super::command::{bare, clip, parse_go, parse_moves, parse_shared, Command, Go, Words};
 use super::options::{Key, OptionSet, Options, Spec, Style, MAX_HASH_MB, MAX_MOVE_OVERHEAD_MS, MAX_THREADS};
 use super::policy::Decision;
-use super::{with_pv, Dialect, Replies, ENGINE_AUTHOR, ENGINE_NAME};
+use super::{info_line, Dialect, Replies, ENGINE_AUTHOR, ENGINE_NAME};
 use crate::board::Move;
 use crate::search::{Bound, Info, ProbeInfo, Score};
 
@@ -73,12 +73,8 @@ impl Replies for Ucci {
     }
 
     fn info(&self, i: &Info) -> Option<String> {
-        let (score, time) = (ucci_score(i.score), i.time_ms);
-        let head = format!(
-            "info depth {} seldepth {} score {score} time {time} nodes {} nps {} hashfull {}",
-            i.depth, i.seldepth, i.nodes, i.nps, i.hashfull
-        );
-        Some(with_pv(head, &i.pv))
+        let (score, time, nodes, nps, hashfull) = (ucci_score(i.score), i.time_ms, i.nodes, i.nps, i.hashfull);
+        Some(info_line(i, format_args!("score {score} time {time} nodes {nodes} nps {nps} hashfull {hashfull}")))
     }
 
     fn currmove(&self, _depth: u32, mv: Move, number: u32) -> Option<String> {
@@ -124,8 +120,7 @@ impl Replies for Ucci {
 
 impl Dialect for Ucci {
     fn parse(&self, line: &str, opts: &Options) -> Result<Command, String> {
-        let mut w = Words::new(line);
-        let Some(cmd) = w.next_word() else { return Ok(Command::Empty) };
+        let (Some(cmd), mut w) = Words::command(line) else { return Ok(Command::Empty) };
         Ok(match cmd {
             "ucci" => bare(cmd, &w, Command::Hello)?,
             "setoption" => {

@@ -5,7 +5,7 @@
 use super::command::{bare, clip, parse_go, parse_shared, small, Command, Go, Words};
 use super::options::{OptionSet, Options, Style, CLEAR_HASH, HASH, MOVE_OVERHEAD, MULTIPV, PONDER, THREADS};
 use super::policy::Decision;
-use super::{with_pv, Dialect, Replies, ENGINE_AUTHOR, ENGINE_NAME};
+use super::{info_line, Dialect, Replies, ENGINE_AUTHOR, ENGINE_NAME};
 use crate::board::Move;
 use crate::search::{Bound, Info, ProbeInfo, Score};
 
@@ -100,12 +100,13 @@ impl Replies for Uci {
             Bound::Lower => " lowerbound",
             Bound::Upper => " upperbound",
         };
-        let (multipv, time) = (i.multipv.max(1), i.time_ms);
-        let head = format!(
-            "info depth {} seldepth {} multipv {multipv} score {score}{bound} nodes {} nps {} hashfull {} time {time}",
-            i.depth, i.seldepth, i.nodes, i.nps, i.hashfull
-        );
-        Some(with_pv(head, &i.pv))
+        let (multipv, nodes, nps, hashfull, time) = (i.multipv.max(1), i.nodes, i.nps, i.hashfull, i.time_ms);
+        Some(info_line(
+            i,
+            format_args!(
+                "multipv {multipv} score {score}{bound} nodes {nodes} nps {nps} hashfull {hashfull} time {time}"
+            ),
+        ))
     }
 
     fn currmove(&self, depth: u32, mv: Move, number: u32) -> Option<String> {
@@ -136,8 +137,7 @@ impl Replies for Uci {
 
 impl Dialect for Uci {
     fn parse(&self, line: &str, _opts: &Options) -> Result<Command, String> {
-        let mut w = Words::new(line);
-        let Some(cmd) = w.next_word() else { return Ok(Command::Empty) };
+        let (Some(cmd), mut w) = Words::command(line) else { return Ok(Command::Empty) };
         Ok(match cmd {
             "uci" => bare(cmd, &w, Command::Hello)?,
             "ucinewgame" => Command::NewGame,

@@ -79,8 +79,7 @@ pub fn normalize_fen(fen: &str) -> String {
 
 /// Parses one line; `Err` is the reply refusing it (the engine's state is unchanged).
 pub fn parse(line: &str) -> Result<Cmd, String> {
-    let mut w = Words::new(line);
-    let Some(cmd) = w.next_word() else { return Ok(Cmd::Nothing) };
+    let (Some(cmd), mut w) = Words::command(line) else { return Ok(Cmd::Nothing) };
     let needs = |why: &str| refusal(why, line);
     Ok(match cmd {
         "xboard" | "accepted" | "rejected" | "random" | "computer" | "name" | "rating" | "ics" | "hint" | "otim" => {
