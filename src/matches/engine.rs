@@ -1,6 +1,6 @@
 //! One engine process driven over UCCI or UCI: spawn, handshake, new game, `go` with a
-//! deadline. A reader thread turns the engine's stdout into a channel of lines, so every wait
-//! has a timeout and a crashed engine shows up as a closed channel.
+//! deadline. The shared line reader (`crate::lines`) reads the engine's stdout, so every wait
+//! has a deadline and a crashed engine shows up as end of input.
 
 use crate::lines::{recv_until, spawn_reader, Input};
 use std::io::{BufReader, Write};
