@@ -2,7 +2,7 @@
 
 use crate::matches::engine::{EngineConfig, Limit, Proto};
 use crate::matches::game::{Adjudication, DrawRule, ResignRule};
-use crate::matches::openings::{default_openings, parse_openings};
+use crate::matches::openings::{default_openings, parse_openings, Opening};
 use crate::matches::scheduler::{run_match, MatchConfig};
 use crate::matches::stats::Sprt;
 use std::io::IsTerminal;
@@ -201,140 +201,204 @@ fn shuffle<T>(items: &mut [T], seed: u64) {
     }
 }
 
-/// Parses the whole command line into a match configuration.
-pub fn parse(args: &[String]) -> Result<MatchConfig, String> {
-    let mut drafts: Vec<EngineDraft> = Vec::new();
-    let mut each = EngineDraft::default();
-    let (mut games, mut rounds, mut concurrency, mut repeat, mut interval) = (1usize, 1usize, 1usize, 2usize, 10usize);
-    let (mut pgnout, mut sprt, mut adjudication) = (None, None, Adjudication::default());
-    let (mut opening_file, mut order_random, mut start, mut srand) = (None, false, 1usize, None);
-    let mut event = "Chuhe match".to_string();
-    for (flag, words) in groups(args)? {
-        match flag.as_str() {
+/// The flags read so far, before the engines and openings are complete.
+struct Flags {
+    drafts: Vec<EngineDraft>,
+    each: EngineDraft,
+    games: usize,
+    rounds: usize,
+    concurrency: usize,
+    repeat: usize,
+    interval: usize,
+    pgnout: Option<String>,
+    sprt: Option<Sprt>,
+    adjudication: Adjudication,
+    opening_file: Option<String>,
+    order_random: bool,
+    start: usize,
+    srand: Option<u64>,
+    event: String,
+}
+
+impl Default for Flags {
+    fn default() -> Self {
+        Flags {
+            drafts: Vec::new(),
+            each: EngineDraft::default(),
+            games: 1,
+            rounds: 1,
+            concurrency: 1,
+            repeat: 2,
+            interval: 10,
+            pgnout: None,
+            sprt: None,
+            adjudication: Adjudication::default(),
+            opening_file: None,
+            order_random: false,
+            start: 1,
+            srand: None,
+            event: "Chuhe match".to_string(),
+        }
+    }
+}
+
+impl Flags {
+    /// Reads one flag and its words.
+    fn apply(&mut self, flag: &str, words: &[String]) -> Result<(), String> {
+        match flag {
             "engine" | "each" => {
                 let mut d = EngineDraft::default();
-                for (k, v) in pairs(&flag, &words)? {
+                for (k, v) in pairs(flag, words)? {
                     d.apply(&k, &v).map_err(|e| format!("-{flag}: {e}"))?;
                 }
                 if flag == "each" {
-                    each = d.with_defaults(&each);
+                    self.each = d.with_defaults(&self.each);
                 } else {
-                    drafts.push(d);
+                    self.drafts.push(d);
                 }
             }
-            "games" => games = number("-games", one_value(&flag, &words)?)?,
-            "rounds" => rounds = number("-rounds", one_value(&flag, &words)?)?,
-            "concurrency" => concurrency = number("-concurrency", one_value(&flag, &words)?)?,
-            "ratinginterval" => interval = number("-ratinginterval", one_value(&flag, &words)?)?,
+            "games" => self.games = number("-games", one_value(flag, words)?)?,
+            "rounds" => self.rounds = number("-rounds", one_value(flag, words)?)?,
+            "concurrency" => self.concurrency = number("-concurrency", one_value(flag, words)?)?,
+            "ratinginterval" => self.interval = number("-ratinginterval", one_value(flag, words)?)?,
             "repeat" => {
-                repeat = match words.as_slice() {
+                self.repeat = match words {
                     [] => 2,
                     [v] => number("-repeat", v)?,
                     _ => return Err("-repeat takes at most one value".into()),
                 }
             }
-            "srand" => srand = Some(number::<u64>("-srand", one_value(&flag, &words)?)?),
-            "pgnout" => pgnout = Some(one_value(&flag, &words)?.to_string()),
-            "event" => event = words.join(" "),
+            "srand" => self.srand = Some(number::<u64>("-srand", one_value(flag, words)?)?),
+            "pgnout" => self.pgnout = Some(one_value(flag, words)?.to_string()),
+            "event" => self.event = words.join(" "),
             "recover" => {} // crashed engines are always restarted
-            "openings" => {
-                for (k, v) in pairs(&flag, &words)? {
-                    match k.as_str() {
-                        "file" => opening_file = Some(v),
-                        "order" if v == "random" || v == "sequential" => order_random = v == "random",
-                        "start" => start = number("-openings start", &v)?,
-                        "format" | "policy" => {}
-                        _ => return Err(format!("-openings: unknown setting '{k}={v}'")),
-                    }
-                }
-            }
-            "sprt" => {
-                let mut s = Sprt { elo0: 0.0, elo1: 5.0, alpha: 0.05, beta: 0.05 };
-                for (k, v) in pairs(&flag, &words)? {
-                    let x: f64 = number(&format!("-sprt {k}"), &v)?;
-                    match k.as_str() {
-                        "elo0" => s.elo0 = x,
-                        "elo1" => s.elo1 = x,
-                        "alpha" => s.alpha = x,
-                        "beta" => s.beta = x,
-                        _ => return Err(format!("-sprt: unknown setting '{k}'")),
-                    }
-                }
-                let ok = |p: f64| p > 0.0 && p < 0.5;
-                if s.elo1 <= s.elo0 || !ok(s.alpha) || !ok(s.beta) {
-                    return Err("-sprt: need elo0 < elo1 and 0 < alpha, beta < 0.5".into());
-                }
-                sprt = Some(s);
-            }
-            "resign" => {
-                let mut r = ResignRule { movecount: 3, score: 1000 };
-                for (k, v) in pairs(&flag, &words)? {
-                    match k.as_str() {
-                        "movecount" => r.movecount = number("-resign movecount", &v)?,
-                        "score" => r.score = number("-resign score", &v)?,
-                        _ => return Err(format!("-resign: unknown setting '{k}'")),
-                    }
-                }
-                adjudication.resign = Some(r);
-            }
-            "draw" => {
-                let mut r = DrawRule { movenumber: 0, movecount: 8, score: 10 };
-                for (k, v) in pairs(&flag, &words)? {
-                    match k.as_str() {
-                        "movenumber" => r.movenumber = number("-draw movenumber", &v)?,
-                        "movecount" => r.movecount = number("-draw movecount", &v)?,
-                        "score" => r.score = number("-draw score", &v)?,
-                        _ => return Err(format!("-draw: unknown setting '{k}'")),
-                    }
-                }
-                adjudication.draw = Some(r);
-            }
+            "openings" => self.openings(words)?,
+            "sprt" => self.sprt = Some(parse_sprt(words)?),
+            "resign" => self.adjudication.resign = Some(parse_resign(words)?),
+            "draw" => self.adjudication.draw = Some(parse_draw(words)?),
             other => return Err(format!("unknown flag '-{other}'\nusage: {MATCH_USAGE}")),
         }
+        Ok(())
     }
-    if drafts.len() != 2 {
-        return Err(format!("need exactly two -engine flags, got {}\nusage: {MATCH_USAGE}", drafts.len()));
-    }
-    let mut engines = Vec::new();
-    for (i, d) in drafts.iter().enumerate() {
-        engines.push(d.with_defaults(&each).finish(i)?);
-    }
-    if engines[0].name == engines[1].name {
-        engines[1].name += "-2";
-    }
-    if games == 0 || rounds == 0 || concurrency == 0 || repeat == 0 {
-        return Err("-games, -rounds, -concurrency and -repeat must be at least 1".into());
-    }
-    let mut openings = match &opening_file {
-        Some(path) => {
-            let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read openings '{path}': {e}"))?;
-            parse_openings(&text).map_err(|e| format!("{path}: {e}"))?
+
+    /// `-openings file=F order=sequential|random start=N`.
+    fn openings(&mut self, words: &[String]) -> Result<(), String> {
+        for (k, v) in pairs("openings", words)? {
+            match k.as_str() {
+                "file" => self.opening_file = Some(v),
+                "order" if v == "random" || v == "sequential" => self.order_random = v == "random",
+                "start" => self.start = number("-openings start", &v)?,
+                "format" | "policy" => {}
+                _ => return Err(format!("-openings: unknown setting '{k}={v}'")),
+            }
         }
-        None => default_openings(),
-    };
-    if order_random {
-        let seed = srand.unwrap_or_else(|| {
-            std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(1, |d| d.as_nanos() as u64)
-        });
-        shuffle(&mut openings, seed);
+        Ok(())
     }
-    let skip = (start.max(1) - 1) % openings.len();
-    openings.rotate_left(skip);
-    let [a, b]: [EngineConfig; 2] = engines.try_into().map_err(|_| "need two engines".to_string())?;
-    Ok(MatchConfig {
-        engines: [a, b],
-        games,
-        rounds,
-        concurrency,
-        openings,
-        repeat,
-        pgnout,
-        sprt,
-        adjudication,
-        rating_interval: interval,
-        event,
-        live: false,
-    })
+
+    /// The opening list: the file's or the built-in set, in the order asked for.
+    fn load_openings(&self) -> Result<Vec<Opening>, String> {
+        let mut openings = match &self.opening_file {
+            Some(path) => {
+                let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read openings '{path}': {e}"))?;
+                parse_openings(&text).map_err(|e| format!("{path}: {e}"))?
+            }
+            None => default_openings(),
+        };
+        if self.order_random {
+            let seed = self.srand.unwrap_or_else(|| {
+                std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(1, |d| d.as_nanos() as u64)
+            });
+            shuffle(&mut openings, seed);
+        }
+        let skip = (self.start.max(1) - 1) % openings.len();
+        openings.rotate_left(skip);
+        Ok(openings)
+    }
+
+    /// The complete configuration, or what is missing or wrong.
+    fn finish(self) -> Result<MatchConfig, String> {
+        let [a, b] = match self.drafts.as_slice() {
+            [a, b] => [a.with_defaults(&self.each).finish(0)?, b.with_defaults(&self.each).finish(1)?],
+            d => return Err(format!("need exactly two -engine flags, got {}\nusage: {MATCH_USAGE}", d.len())),
+        };
+        let mut engines = [a, b];
+        if engines[0].name == engines[1].name {
+            engines[1].name += "-2";
+        }
+        if self.games == 0 || self.rounds == 0 || self.concurrency == 0 || self.repeat == 0 {
+            return Err("-games, -rounds, -concurrency and -repeat must be at least 1".into());
+        }
+        Ok(MatchConfig {
+            openings: self.load_openings()?,
+            engines,
+            games: self.games,
+            rounds: self.rounds,
+            concurrency: self.concurrency,
+            repeat: self.repeat,
+            pgnout: self.pgnout,
+            sprt: self.sprt,
+            adjudication: self.adjudication,
+            rating_interval: self.interval,
+            event: self.event,
+            live: false,
+        })
+    }
+}
+
+/// `-sprt elo0=E elo1=E alpha=A beta=B`.
+fn parse_sprt(words: &[String]) -> Result<Sprt, String> {
+    let mut s = Sprt { elo0: 0.0, elo1: 5.0, alpha: 0.05, beta: 0.05 };
+    for (k, v) in pairs("sprt", words)? {
+        let x: f64 = number(&format!("-sprt {k}"), &v)?;
+        match k.as_str() {
+            "elo0" => s.elo0 = x,
+            "elo1" => s.elo1 = x,
+            "alpha" => s.alpha = x,
+            "beta" => s.beta = x,
+            _ => return Err(format!("-sprt: unknown setting '{k}'")),
+        }
+    }
+    let ok = |p: f64| p > 0.0 && p < 0.5;
+    if s.elo1 <= s.elo0 || !ok(s.alpha) || !ok(s.beta) {
+        return Err("-sprt: need elo0 < elo1 and 0 < alpha, beta < 0.5".into());
+    }
+    Ok(s)
+}
+
+/// `-resign movecount=N score=CP`.
+fn parse_resign(words: &[String]) -> Result<ResignRule, String> {
+    let mut r = ResignRule { movecount: 3, score: 1000 };
+    for (k, v) in pairs("resign", words)? {
+        match k.as_str() {
+            "movecount" => r.movecount = number("-resign movecount", &v)?,
+            "score" => r.score = number("-resign score", &v)?,
+            _ => return Err(format!("-resign: unknown setting '{k}'")),
+        }
+    }
+    Ok(r)
+}
+
+/// `-draw movenumber=N movecount=N score=CP`.
+fn parse_draw(words: &[String]) -> Result<DrawRule, String> {
+    let mut r = DrawRule { movenumber: 0, movecount: 8, score: 10 };
+    for (k, v) in pairs("draw", words)? {
+        match k.as_str() {
+            "movenumber" => r.movenumber = number("-draw movenumber", &v)?,
+            "movecount" => r.movecount = number("-draw movecount", &v)?,
+            "score" => r.score = number("-draw score", &v)?,
+            _ => return Err(format!("-draw: unknown setting '{k}'")),
+        }
+    }
+    Ok(r)
+}
+
+/// Parses the whole command line into a match configuration.
+pub fn parse(args: &[String]) -> Result<MatchConfig, String> {
+    let mut flags = Flags::default();
+    for (flag, words) in groups(args)? {
+        flags.apply(&flag, &words)?;
+    }
+    flags.finish()
 }
 
 #[cfg(test)]

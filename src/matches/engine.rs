@@ -1,10 +1,11 @@
 //! One engine process driven over UCCI or UCI: spawn, handshake, new game, `go` with a
-//! deadline. A reader thread turns the engine's stdout into a channel of lines, so every wait
-//! has a timeout and a crashed engine shows up as a closed channel.
+//! deadline. The shared line reader (`crate::lines`) reads the engine's stdout, so every wait
+//! has a deadline and a crashed engine shows up as end of input.
 
-use std::io::{BufRead, BufReader, Write};
+use crate::lines::{recv_until, spawn_reader, Input};
+use std::io::{BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::sync::mpsc::Receiver;
 use std::time::{Duration, Instant};
 
 /// Time allowed for the `ucci`/`uci` handshake and for `isready`.
@@ -94,7 +95,7 @@ pub struct Reply {
 pub struct EngineProcess {
     child: Child,
     stdin: ChildStdin,
-    lines: Receiver<String>,
+    lines: Receiver<Input>,
     proto: Proto,
 }
 
@@ -112,23 +113,7 @@ impl EngineProcess {
             let _ = child.wait();
             return Err(format!("engine '{}': no pipes", cfg.name));
         };
-        let (tx, lines) = mpsc::channel();
-        std::thread::spawn(move || {
-            let mut reader = BufReader::new(stdout);
-            let mut buf = Vec::new();
-            loop {
-                buf.clear();
-                match reader.read_until(b'\n', &mut buf) {
-                    Ok(0) | Err(_) => break,
-                    Ok(_) => {
-                        let line = String::from_utf8_lossy(&buf).trim().to_string();
-                        if tx.send(line).is_err() {
-                            break;
-                        }
-                    }
-                }
-            }
-        });
+        let lines = spawn_reader(BufReader::new(stdout));
         let mut engine = EngineProcess { child, stdin, lines, proto: cfg.proto };
         let fail = |what: &str, f: Failure| format!("engine '{}' {what}: {}", cfg.name, describe(f));
         match cfg.proto {
@@ -161,13 +146,18 @@ impl EngineProcess {
     fn wait_for(&mut self, word: &str, timeout: Duration) -> Result<(), Failure> {
         let deadline = Instant::now() + timeout;
         loop {
-            let left = deadline.saturating_duration_since(Instant::now());
-            match self.lines.recv_timeout(left) {
-                Ok(line) if line.split_whitespace().next() == Some(word) => return Ok(()),
-                Ok(_) => {}
-                Err(RecvTimeoutError::Timeout) => return Err(Failure::Stalled),
-                Err(RecvTimeoutError::Disconnected) => return Err(Failure::Disconnected),
+            if self.next_line(deadline)?.split_whitespace().next() == Some(word) {
+                return Ok(());
             }
+        }
+    }
+
+    /// The engine's next line, by `deadline`.
+    fn next_line(&self, deadline: Instant) -> Result<String, Failure> {
+        match recv_until(&self.lines, Some(deadline)) {
+            Some(Input::Line(line)) => Ok(line),
+            Some(Input::Eof) => Err(Failure::Disconnected),
+            None => Err(Failure::Stalled),
         }
     }
 
@@ -197,17 +187,14 @@ impl EngineProcess {
         let mut deadline = sent + allowed;
         let mut reply = Reply::default();
         loop {
-            let left = deadline.saturating_duration_since(Instant::now());
-            let line = match self.lines.recv_timeout(left) {
-                Ok(line) => line,
-                Err(RecvTimeoutError::Disconnected) => return Err(Failure::Disconnected),
-                Err(RecvTimeoutError::Timeout) if reply.late => return Err(Failure::Stalled),
-                Err(RecvTimeoutError::Timeout) => {
+            let line = match self.next_line(deadline) {
+                Err(Failure::Stalled) if !reply.late => {
                     reply.late = true;
                     self.send("stop")?;
                     deadline = Instant::now() + STOP_GRACE;
                     continue;
                 }
+                line => line?,
             };
             let mut words = line.split_whitespace();
             match words.next() {

@@ -6,7 +6,7 @@
 //! `go` carries `draw`, and if its `bestmove` also carries `draw` the draw is agreed (that move
 //! is not played). An offer lapses after one reply. `bestmove m resign` resigns (`m` not played).
 
-use super::engine::{EngineConfig, EngineProcess, Failure, Limit, Proto};
+use super::engine::{EngineConfig, EngineProcess, Failure, Limit, Proto, Reply};
 use super::openings::Opening;
 use crate::board::{Color, Move, Position};
 use crate::rules::{Game, GameResult};
@@ -255,146 +255,196 @@ fn play(game: &mut Game, text: &mut PositionText, m: Move) -> bool {
     true
 }
 
+/// How a game ended, before it becomes a [`GameRecord`].
+struct Ending {
+    result: GameResult,
+    reason: String,
+    termination: Termination,
+}
+
+impl Ending {
+    /// `side` loses.
+    fn loss(side: Color, reason: String, termination: Termination) -> Ending {
+        Ending { result: GameResult::loss_for(side), reason, termination }
+    }
+
+    /// A draw.
+    fn draw(reason: &str, termination: Termination) -> Ending {
+        Ending { result: GameResult::Draw, reason: reason.to_string(), termination }
+    }
+
+    /// `side`'s engine failed: it loses.
+    fn failure(side: Color, f: Failure) -> Ending {
+        match f {
+            Failure::Disconnected => {
+                Ending::loss(side, format!("{} disconnects", side.name()), Termination::Disconnect)
+            }
+            Failure::Stalled => Ending::loss(side, format!("{}'s connection stalls", side.name()), Termination::Stall),
+        }
+    }
+
+    /// The rules' ending, if they end the game.
+    fn by_rules(game: &Game) -> Option<Ending> {
+        let v = game.verdict()?;
+        Some(Ending { result: v.result, reason: v.reason, termination: Termination::Rules })
+    }
+}
+
+/// The score adjudication counters, from each mover's own scores.
+#[derive(Default)]
+struct ScoreWatch {
+    resign_streak: [u32; 2],
+    draw_streak: u32,
+}
+
+impl ScoreWatch {
+    /// Counts `side`'s score after its move; `Err` when a rule of `adj` ends the game.
+    fn after_move(&mut self, adj: &Adjudication, side: Color, score: Option<i32>, plies: usize) -> Result<(), Ending> {
+        if let Some(rule) = adj.resign {
+            let streak = &mut self.resign_streak[side.index()];
+            *streak = if score.is_some_and(|s| s <= -rule.score) { *streak + 1 } else { 0 };
+            if *streak >= rule.movecount {
+                let reason = format!("{} wins by adjudication", side.opp().name());
+                return Err(Ending::loss(side, reason, Termination::Adjudication));
+            }
+        }
+        if let Some(rule) = adj.draw {
+            let quiet = score.is_some_and(|s| s.abs() <= rule.score);
+            let late_enough = plies as u32 / 2 >= rule.movenumber;
+            self.draw_streak = if quiet && late_enough { self.draw_streak + 1 } else { 0 };
+            if self.draw_streak >= 2 * rule.movecount {
+                return Err(Ending::draw("Draw by adjudication", Termination::Adjudication));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// A game in progress: the record, the `position` texts, the clocks, a pending draw offer and
+/// the adjudication counters.
+struct Board {
+    game: Game,
+    text: PositionText,
+    limits: [Limit; 2],
+    clocks: [Clock; 2],
+    /// The side whose last move offered a draw.
+    draw_offer: Option<Color>,
+    scores: ScoreWatch,
+}
+
+impl Board {
+    /// The opening played out, for engines with these limits.
+    fn new(opening: &Opening, limits: [Limit; 2]) -> Board {
+        let start_fen = opening.start.to_fen();
+        let text = PositionText {
+            start: start_fen.clone(),
+            all: Vec::new(),
+            since_capture_fen: start_fen,
+            since_capture: Vec::new(),
+        };
+        let mut board = Board {
+            game: Game::new(opening.start.clone()),
+            text,
+            limits,
+            clocks: limits.map(Clock::new),
+            draw_offer: None,
+            scores: ScoreWatch::default(),
+        };
+        for &m in &opening.moves {
+            play(&mut board.game, &mut board.text, m);
+        }
+        board
+    }
+
+    /// Sends `position` and `go` to the side to move and waits for its answer.
+    fn ask(&self, seat: &mut Seat, side: Color, offered: bool) -> Result<Reply, Ending> {
+        let (proto, limit, margin) = (seat.cfg.proto, seat.cfg.limit, seat.cfg.margin_ms);
+        let go = go_command(proto, limit, side, &self.clocks, self.limits, offered);
+        let allowed = match limit {
+            Limit::Clock { .. } => self.clocks[side.index()].left_ms + margin,
+            Limit::MoveTime(ms) => ms + margin,
+            Limit::Nodes(_) | Limit::Depth(_) => seat.cfg.timeout_ms,
+        };
+        let reply = match seat.process.as_mut() {
+            Some(p) => p.think(&self.text.command(proto), &go, Duration::from_millis(allowed)),
+            None => Err(Failure::Disconnected),
+        };
+        reply.map_err(|f| {
+            seat.process = None;
+            Ending::failure(side, f)
+        })
+    }
+
+    /// One move of the side to move: ask its engine, check the answer against the clock and
+    /// the rules, play it. `Err`: the game is over.
+    fn turn(&mut self, seat: &mut Seat, adj: &Adjudication) -> Result<(), Ending> {
+        let side = self.game.position().side_to_move();
+        let offered = self.draw_offer.take() == Some(side.opp());
+        let reply = self.ask(seat, side, offered)?;
+        let name = side.name();
+        if reply.late || !self.clocks[side.index()].charge(seat.cfg.limit, reply.elapsed_ms, seat.cfg.margin_ms) {
+            return Err(Ending::loss(side, format!("{name} loses on time"), Termination::TimeForfeit));
+        }
+        if reply.resign {
+            return Err(Ending::loss(side, format!("{name} resigns"), Termination::Agreement));
+        }
+        if reply.draw && offered {
+            return Err(Ending::draw("Draw by agreement", Termination::Agreement));
+        }
+        let Some(text_move) = reply.bestmove else {
+            return Err(Ending::loss(side, format!("{name} makes no move"), Termination::IllegalMove));
+        };
+        if !Move::parse(&text_move).is_ok_and(|m| play(&mut self.game, &mut self.text, m)) {
+            let shown: String = text_move.chars().take(16).collect();
+            let reason = format!("{name} makes an illegal move: {shown}");
+            return Err(Ending::loss(side, reason, Termination::IllegalMove));
+        }
+        if reply.draw {
+            self.draw_offer = Some(side);
+        }
+        if let Some(end) = Ending::by_rules(&self.game) {
+            return Err(end);
+        }
+        self.scores.after_move(adj, side, reply.score, self.game.moves().len())
+    }
+}
+
 /// Plays one game: `seats[0]` has Red, `seats[1]` Black. `None` if `stop` was raised first.
 pub fn play_game(
-    seats: [&mut Seat; 2],
+    mut seats: [&mut Seat; 2],
     opening: &Opening,
     adj: &Adjudication,
     stop: &AtomicBool,
 ) -> Option<GameRecord> {
-    let mut seats = seats;
-    let mut game = Game::new(opening.start.clone());
-    let start_fen = opening.start.to_fen();
-    let mut text = PositionText {
-        start: start_fen.clone(),
-        all: Vec::new(),
-        since_capture_fen: start_fen,
-        since_capture: Vec::new(),
-    };
-    for &m in &opening.moves {
-        play(&mut game, &mut text, m);
-    }
-    let finish = |game: &Game, result: GameResult, reason: String, termination: Termination| GameRecord {
+    let mut board = Board::new(opening, [seats[0].cfg.limit, seats[1].cfg.limit]);
+    let end = play_out(&mut board, &mut seats, adj, stop)?;
+    Some(GameRecord {
         start: opening.start.clone(),
         standard: opening.standard,
-        moves: game.moves().to_vec(),
-        result,
-        reason,
-        termination,
-    };
-    let failure = |side: Color, f: Failure| match f {
-        Failure::Disconnected => (format!("{} disconnects", side.name()), Termination::Disconnect),
-        Failure::Stalled => (format!("{}'s connection stalls", side.name()), Termination::Stall),
-    };
-    for (i, side) in [Color::Red, Color::Black].into_iter().enumerate() {
-        if let Err(f) = seats[i].prepare() {
-            let (reason, t) = failure(side, f);
-            return Some(finish(&game, GameResult::loss_for(side), reason, t));
+        moves: board.game.moves().to_vec(),
+        result: end.result,
+        reason: end.reason,
+        termination: end.termination,
+    })
+}
+
+/// Starts both engines' game and plays moves until the game ends (`None`: `stop` first).
+fn play_out(board: &mut Board, seats: &mut [&mut Seat; 2], adj: &Adjudication, stop: &AtomicBool) -> Option<Ending> {
+    for (seat, side) in seats.iter_mut().zip([Color::Red, Color::Black]) {
+        if let Err(f) = seat.prepare() {
+            return Some(Ending::failure(side, f));
         }
     }
-    let limits = [seats[0].cfg.limit, seats[1].cfg.limit];
-    let mut clocks = [Clock::new(limits[0]), Clock::new(limits[1])];
-    let mut draw_offer: Option<Color> = None;
-    let mut resign_streak = [0u32; 2];
-    let mut draw_streak = 0u32;
     loop {
-        if let Some(v) = game.verdict() {
-            return Some(finish(&game, v.result, v.reason, Termination::Rules));
+        if let Some(end) = Ending::by_rules(&board.game) {
+            return Some(end);
         }
         if stop.load(Ordering::Relaxed) {
             return None;
         }
-        let side = game.position().side_to_move();
-        let seat = &mut seats[side.index()];
-        let (proto, limit) = (seat.cfg.proto, seat.cfg.limit);
-        let offered = draw_offer.take() == Some(side.opp());
-        let go = go_command(proto, limit, side, &clocks, limits, offered);
-        let allowed = match limit {
-            Limit::Clock { .. } => clocks[side.index()].left_ms + seat.cfg.margin_ms,
-            Limit::MoveTime(ms) => ms + seat.cfg.margin_ms,
-            Limit::Nodes(_) | Limit::Depth(_) => seat.cfg.timeout_ms,
-        };
-        let reply = match seat.process.as_mut() {
-            Some(p) => p.think(&text.command(proto), &go, Duration::from_millis(allowed)),
-            None => Err(Failure::Disconnected),
-        };
-        let reply = match reply {
-            Ok(r) => r,
-            Err(f) => {
-                seat.process = None;
-                let (reason, t) = failure(side, f);
-                return Some(finish(&game, GameResult::loss_for(side), reason, t));
-            }
-        };
-        let margin = seat.cfg.margin_ms;
-        if reply.late || !clocks[side.index()].charge(limit, reply.elapsed_ms, margin) {
-            return Some(finish(
-                &game,
-                GameResult::loss_for(side),
-                format!("{} loses on time", side.name()),
-                Termination::TimeForfeit,
-            ));
-        }
-        if reply.resign {
-            return Some(finish(
-                &game,
-                GameResult::loss_for(side),
-                format!("{} resigns", side.name()),
-                Termination::Agreement,
-            ));
-        }
-        if reply.draw && offered {
-            return Some(finish(&game, GameResult::Draw, "Draw by agreement".to_string(), Termination::Agreement));
-        }
-        let Some(text_move) = reply.bestmove else {
-            return Some(finish(
-                &game,
-                GameResult::loss_for(side),
-                format!("{} makes no move", side.name()),
-                Termination::IllegalMove,
-            ));
-        };
-        let legal = Move::parse(&text_move).map(|m| play(&mut game, &mut text, m)).unwrap_or(false);
-        if !legal {
-            let shown: String = text_move.chars().take(16).collect();
-            return Some(finish(
-                &game,
-                GameResult::loss_for(side),
-                format!("{} makes an illegal move: {shown}", side.name()),
-                Termination::IllegalMove,
-            ));
-        }
-        if reply.draw {
-            draw_offer = Some(side);
-        }
-        if let Some(v) = game.verdict() {
-            return Some(finish(&game, v.result, v.reason, Termination::Rules));
-        }
-        // Score adjudication, from the mover's own scores.
-        if let Some(rule) = adj.resign {
-            let streak = &mut resign_streak[side.index()];
-            *streak = if reply.score.is_some_and(|s| s <= -rule.score) { *streak + 1 } else { 0 };
-            if *streak >= rule.movecount {
-                return Some(finish(
-                    &game,
-                    GameResult::loss_for(side),
-                    format!("{} wins by adjudication", side.opp().name()),
-                    Termination::Adjudication,
-                ));
-            }
-        }
-        if let Some(rule) = adj.draw {
-            let full_moves = game.moves().len() as u32 / 2;
-            let quiet = reply.score.is_some_and(|s| s.abs() <= rule.score);
-            draw_streak = if quiet && full_moves >= rule.movenumber { draw_streak + 1 } else { 0 };
-            if draw_streak >= 2 * rule.movecount {
-                return Some(finish(
-                    &game,
-                    GameResult::Draw,
-                    "Draw by adjudication".to_string(),
-                    Termination::Adjudication,
-                ));
-            }
+        let side = board.game.position().side_to_move();
+        if let Err(end) = board.turn(seats[side.index()], adj) {
+            return Some(end);
         }
     }
 }

@@ -59,12 +59,153 @@ fn first_is_red(i: usize) -> bool {
     i.is_multiple_of(2)
 }
 
-/// Writes `line` to `out`, keeping the live progress line below it.
-fn say(out: &mut dyn Write, live: bool, line: &str) {
-    if live {
-        let _ = write!(out, "\r\x1b[2K");
+/// The match as the user sees it: cutechess-cli's lines (and a live progress line on a
+/// terminal), the tally, the PGN file, and the SPRT decision that stops the match.
+struct Reporter<'a> {
+    cfg: &'a MatchConfig,
+    out: &'a mut dyn Write,
+    names: [&'a str; 2],
+    total: usize,
+    pgn: Option<std::fs::File>,
+    date: String,
+    tally: Tally,
+    since_rating: usize,
+    /// Set once the SPRT decides; later results do not count.
+    decision: Option<SprtDecision>,
+}
+
+impl<'a> Reporter<'a> {
+    /// A reporter for `cfg`; fails if the PGN file cannot be opened.
+    fn new(cfg: &'a MatchConfig, out: &'a mut dyn Write) -> Result<Reporter<'a>, String> {
+        let pgn = match &cfg.pgnout {
+            Some(path) => Some(
+                std::fs::OpenOptions::new()
+                    .create(true)
+                    .append(true)
+                    .open(path)
+                    .map_err(|e| format!("cannot open PGN file '{path}': {e}"))?,
+            ),
+            None => None,
+        };
+        Ok(Reporter {
+            cfg,
+            out,
+            names: [cfg.engines[0].name.as_str(), cfg.engines[1].name.as_str()],
+            total: cfg.games * cfg.rounds,
+            pgn,
+            date: today(),
+            tally: Tally::default(),
+            since_rating: 0,
+            decision: None,
+        })
     }
-    let _ = writeln!(out, "{line}");
+
+    /// Writes `line`, keeping the live progress line below it.
+    fn say(&mut self, line: &str) {
+        if self.cfg.live {
+            let _ = write!(self.out, "\r\x1b[2K");
+        }
+        let _ = writeln!(self.out, "{line}");
+    }
+
+    /// The names of game `i`'s Red and Black engines.
+    fn players(&self, i: usize) -> (&'a str, &'a str) {
+        let [a, b] = self.names;
+        if first_is_red(i) {
+            (a, b)
+        } else {
+            (b, a)
+        }
+    }
+
+    fn started(&mut self, i: usize) {
+        if self.decision.is_none() {
+            let (red, black) = self.players(i);
+            self.say(&format!("Started game {} of {} ({red} vs {black})", i + 1, self.total));
+        }
+    }
+
+    /// Counts, prints and stores game `i`; `true` when the SPRT has just decided.
+    fn finished(&mut self, i: usize, rec: &GameRecord) -> bool {
+        if self.decision.is_some() {
+            return false; // games still running when the SPRT decided do not count
+        }
+        let (red, black) = self.players(i);
+        match (rec.result, first_is_red(i)) {
+            (GameResult::Draw, _) => self.tally.draws += 1,
+            (GameResult::RedWins, true) | (GameResult::BlackWins, false) => self.tally.wins += 1,
+            _ => self.tally.losses += 1,
+        }
+        self.say(&format!("Finished game {} ({red} vs {black}): {} {{{}}}", i + 1, rec.result, rec.reason));
+        let t = self.tally;
+        let [a, b] = self.names;
+        self.say(&format!(
+            "Score of {a} vs {b}: {} - {} - {}  [{:.3}] {}",
+            t.wins,
+            t.losses,
+            t.draws,
+            t.score(),
+            t.games()
+        ));
+        self.write_pgn(i, rec, red, black);
+        self.since_rating += 1;
+        let decided = self.cfg.sprt.map(|s| s.decision(&t)).filter(|&d| d != SprtDecision::Continue);
+        if self.since_rating >= self.cfg.rating_interval.max(1) || decided.is_some() {
+            self.since_rating = 0;
+            self.rating();
+        }
+        self.decision = decided;
+        self.progress();
+        decided.is_some()
+    }
+
+    fn write_pgn(&mut self, i: usize, rec: &GameRecord, red: &str, black: &str) {
+        let cfg = self.cfg;
+        let header = PgnHeader { event: &cfg.event, round: i / cfg.games.max(1) + 1, red, black, date: &self.date };
+        let written = self.pgn.as_mut().map(|file| file.write_all(write_game(&header, rec).as_bytes()));
+        if let Some(Err(e)) = written {
+            self.say(&format!("Warning: cannot write PGN: {e}"));
+        }
+    }
+
+    /// The Elo (and SPRT) lines.
+    fn rating(&mut self) {
+        for line in rating_lines(&self.tally, self.cfg.sprt.as_ref()) {
+            self.say(&line);
+        }
+    }
+
+    /// The live progress line (on a terminal), then a flush.
+    fn progress(&mut self) {
+        if self.cfg.live {
+            let (t, [a, b]) = (self.tally, self.names);
+            let _ = write!(
+                self.out,
+                "\r\x1b[2K[{}/{}] {a} vs {b}: {} - {} - {}  Elo {:.1} +/- {:.1}",
+                t.games(),
+                self.total,
+                t.wins,
+                t.losses,
+                t.draws,
+                t.elo() + 0.0,
+                t.elo_error()
+            );
+        }
+        let _ = self.out.flush();
+    }
+
+    /// The closing lines (the rating again unless just printed) and the summary.
+    fn finish(mut self) -> MatchSummary {
+        let games = self.tally.games() as usize;
+        let just_rated = games > 0 && games.is_multiple_of(self.cfg.rating_interval.max(1));
+        if !just_rated && self.decision.is_none() {
+            self.rating();
+        }
+        self.say("Finished match");
+        let _ = self.out.flush();
+        let sprt = self.cfg.sprt.map(|s| self.decision.unwrap_or(s.decision(&self.tally)));
+        MatchSummary { tally: self.tally, sprt }
+    }
 }
 
 /// The Elo / LOS / draw-ratio line and, with an SPRT, its line.
@@ -96,24 +237,10 @@ fn rating_lines(t: &Tally, sprt: Option<&Sprt>) -> Vec<String> {
     lines
 }
 
-/// Plays the match, printing cutechess-cli style lines to `out`. Fails only when an engine
-/// cannot be started at all or the PGN file cannot be opened.
-pub fn run_match(cfg: &MatchConfig, out: &mut dyn Write) -> Result<MatchSummary, String> {
-    let total = cfg.games * cfg.rounds;
-    let names = [cfg.engines[0].name.as_str(), cfg.engines[1].name.as_str()];
-    let mut pgn = match &cfg.pgnout {
-        Some(path) => Some(
-            std::fs::OpenOptions::new()
-                .create(true)
-                .append(true)
-                .open(path)
-                .map_err(|e| format!("cannot open PGN file '{path}': {e}"))?,
-        ),
-        None => None,
-    };
-    // Start the first worker's engines now, so a wrong command fails the match at once.
-    let workers = cfg.concurrency.clamp(1, total.max(1));
-    let mut seats: Vec<[Seat; 2]> = Vec::new();
+/// One pair of seats per worker; the first worker's engines start now, so a wrong command
+/// fails the match at once.
+fn seat_pairs(cfg: &MatchConfig, workers: usize) -> Result<Vec<[Seat; 2]>, String> {
+    let mut pairs = Vec::new();
     for w in 0..workers {
         let mut pair = [Seat::new(cfg.engines[0].clone()), Seat::new(cfg.engines[1].clone())];
         if w == 0 {
@@ -121,131 +248,62 @@ pub fn run_match(cfg: &MatchConfig, out: &mut dyn Write) -> Result<MatchSummary,
                 seat.process = Some(EngineProcess::start(&seat.cfg)?);
             }
         }
-        seats.push(pair);
+        pairs.push(pair);
     }
+    Ok(pairs)
+}
+
+/// One worker: plays the games whose numbers it draws from `next` with its own engines.
+fn worker(cfg: &MatchConfig, mut pair: [Seat; 2], next: &AtomicUsize, stop: &AtomicBool, tx: mpsc::Sender<Event>) {
+    let total = cfg.games * cfg.rounds;
+    loop {
+        let i = next.fetch_add(1, Ordering::SeqCst);
+        if i >= total || stop.load(Ordering::SeqCst) {
+            break;
+        }
+        let _ = tx.send(Event::Started(i));
+        let opening = &cfg.openings[(i / cfg.repeat.max(1)) % cfg.openings.len()];
+        let [a, b] = &mut pair;
+        let order = if first_is_red(i) { [a, b] } else { [b, a] };
+        match play_game(order, opening, &cfg.adjudication, stop) {
+            Some(rec) => {
+                let _ = tx.send(Event::Finished(i, Box::new(rec)));
+            }
+            None => break,
+        }
+    }
+    for seat in pair.iter_mut() {
+        seat.shut_down();
+    }
+}
+
+/// Plays the match, printing cutechess-cli style lines to `out`. Fails only when an engine
+/// cannot be started at all or the PGN file cannot be opened.
+pub fn run_match(cfg: &MatchConfig, out: &mut dyn Write) -> Result<MatchSummary, String> {
+    let mut reporter = Reporter::new(cfg, out)?;
+    let total = cfg.games * cfg.rounds;
+    let pairs = seat_pairs(cfg, cfg.concurrency.clamp(1, total.max(1)))?;
     let next = AtomicUsize::new(0);
     let stop = AtomicBool::new(false);
     let (tx, rx) = mpsc::channel::<Event>();
-    let mut tally = Tally::default();
-    let mut decision = None;
-    let date = today();
     std::thread::scope(|scope| {
-        for mut pair in seats {
-            let tx = tx.clone();
-            let (next, stop) = (&next, &stop);
-            scope.spawn(move || {
-                loop {
-                    let i = next.fetch_add(1, Ordering::SeqCst);
-                    if i >= total || stop.load(Ordering::SeqCst) {
-                        break;
-                    }
-                    let _ = tx.send(Event::Started(i));
-                    let opening = &cfg.openings[(i / cfg.repeat.max(1)) % cfg.openings.len()];
-                    let [a, b] = &mut pair;
-                    let order = if first_is_red(i) { [a, b] } else { [b, a] };
-                    match play_game(order, opening, &cfg.adjudication, stop) {
-                        Some(rec) => {
-                            let _ = tx.send(Event::Finished(i, Box::new(rec)));
-                        }
-                        None => break,
-                    }
-                }
-                for seat in pair.iter_mut() {
-                    seat.shut_down();
-                }
-            });
+        for pair in pairs {
+            let (tx, next, stop) = (tx.clone(), &next, &stop);
+            scope.spawn(move || worker(cfg, pair, next, stop, tx));
         }
         drop(tx);
-        let mut since_rating = 0;
         for event in rx {
-            let (i, rec) = match event {
-                Event::Started(i) => {
-                    if decision.is_none() {
-                        let (r, b) = if first_is_red(i) { (names[0], names[1]) } else { (names[1], names[0]) };
-                        say(out, cfg.live, &format!("Started game {} of {total} ({r} vs {b})", i + 1));
+            match event {
+                Event::Started(i) => reporter.started(i),
+                Event::Finished(i, rec) => {
+                    if reporter.finished(i, &rec) {
+                        stop.store(true, Ordering::SeqCst);
                     }
-                    continue;
-                }
-                Event::Finished(i, rec) => (i, rec),
-            };
-            if decision.is_some() {
-                continue; // games still running when the SPRT decided do not count
-            }
-            let a_red = first_is_red(i);
-            let (red, black) = if a_red { (names[0], names[1]) } else { (names[1], names[0]) };
-            match (rec.result, a_red) {
-                (GameResult::Draw, _) => tally.draws += 1,
-                (GameResult::RedWins, true) | (GameResult::BlackWins, false) => tally.wins += 1,
-                _ => tally.losses += 1,
-            }
-            say(
-                out,
-                cfg.live,
-                &format!("Finished game {} ({red} vs {black}): {} {{{}}}", i + 1, rec.result, rec.reason),
-            );
-            say(
-                out,
-                cfg.live,
-                &format!(
-                    "Score of {} vs {}: {} - {} - {}  [{:.3}] {}",
-                    names[0],
-                    names[1],
-                    tally.wins,
-                    tally.losses,
-                    tally.draws,
-                    tally.score(),
-                    tally.games()
-                ),
-            );
-            if let Some(file) = pgn.as_mut() {
-                let header = PgnHeader { event: &cfg.event, round: i / cfg.games.max(1) + 1, red, black, date: &date };
-                if let Err(e) = file.write_all(write_game(&header, &rec).as_bytes()) {
-                    say(out, cfg.live, &format!("Warning: cannot write PGN: {e}"));
                 }
             }
-            since_rating += 1;
-            let decided = cfg.sprt.map(|s| s.decision(&tally)).filter(|&d| d != SprtDecision::Continue);
-            if since_rating >= cfg.rating_interval.max(1) || decided.is_some() {
-                since_rating = 0;
-                for line in rating_lines(&tally, cfg.sprt.as_ref()) {
-                    say(out, cfg.live, &line);
-                }
-            }
-            if decided.is_some() {
-                decision = decided;
-                stop.store(true, Ordering::SeqCst);
-            }
-            if cfg.live {
-                let _ = write!(
-                    out,
-                    "\r\x1b[2K[{}/{total}] {} vs {}: {} - {} - {}  Elo {:.1} +/- {:.1}",
-                    tally.games(),
-                    names[0],
-                    names[1],
-                    tally.wins,
-                    tally.losses,
-                    tally.draws,
-                    tally.elo() + 0.0,
-                    tally.elo_error()
-                );
-            }
-            let _ = out.flush();
         }
     });
-    if since_last_rating_needed(&tally, cfg) && decision.is_none() {
-        for line in rating_lines(&tally, cfg.sprt.as_ref()) {
-            say(out, cfg.live, &line);
-        }
-    }
-    say(out, cfg.live, "Finished match");
-    let _ = out.flush();
-    let sprt = cfg.sprt.map(|s| decision.unwrap_or(s.decision(&tally)));
-    Ok(MatchSummary { tally, sprt })
-}
-
-/// Whether the final rating lines still need printing (not just printed after the last game).
-fn since_last_rating_needed(t: &Tally, cfg: &MatchConfig) -> bool {
-    t.games() == 0 || !(t.games() as usize).is_multiple_of(cfg.rating_interval.max(1))
+    Ok(reporter.finish())
 }
 
 #[cfg(test)]

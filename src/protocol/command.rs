@@ -55,6 +55,18 @@ pub struct Go {
     pub searchmoves: Vec<Move>,
 }
 
+impl Go {
+    /// Whether anything limits the search (else it runs until `stop`).
+    pub fn has_limit(&self) -> bool {
+        self.depth.is_some()
+            || self.nodes.is_some()
+            || self.mate.is_some()
+            || self.movetime_ms.is_some()
+            || self.own_time_ms.is_some()
+            || self.side_time_ms.iter().any(Option::is_some)
+    }
+}
+
 /// One command from the GUI, whatever the dialect.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Command {
@@ -110,6 +122,12 @@ impl<'a> Words<'a> {
         Words { words: line.split_whitespace().collect(), at: 0 }
     }
 
+    /// A line's first word (`None`: a blank line) and the words after it.
+    pub fn command(line: &'a str) -> (Option<&'a str>, Words<'a>) {
+        let mut w = Words::new(line);
+        (w.next_word(), w)
+    }
+
     /// The next word, consumed.
     pub fn next_word(&mut self) -> Option<&'a str> {
         let w = self.words.get(self.at).copied();
@@ -141,6 +159,58 @@ impl<'a> Words<'a> {
         let w = self.next_word().ok_or_else(|| format!("'{key}' needs a time"))?;
         parse_time(w, unit_ms).ok_or_else(|| format!("'{key}' needs a number, got '{}'", clip(w)))
     }
+}
+
+/// Parses the words after `go`: those UCCI and UCI share here, the dialect's own through `own`
+/// (which answers `false` for a word it does not know either). `go perft N` is
+/// [`Command::Perft`]; a `go` without any limit searches until `stop`.
+pub fn parse_go(
+    w: &mut Words,
+    mut own: impl FnMut(&mut Go, &str, &mut Words) -> Result<bool, String>,
+) -> Result<Command, String> {
+    let mut go = Go::default();
+    while let Some(word) = w.next_word() {
+        match word {
+            "ponder" => go.ponder = true,
+            "infinite" => go.infinite = true,
+            "depth" => go.depth = Some(small(w.count(word)?)),
+            "nodes" => go.nodes = Some(w.count(word)?),
+            "movestogo" => go.movestogo = Some(small(w.count(word)?)),
+            "perft" => return Ok(Command::Perft(small(w.count(word)?))),
+            _ if own(&mut go, word, w)? => {}
+            other => return Err(format!("go: unknown word '{}'", clip(other))),
+        }
+    }
+    go.infinite |= !go.has_limit();
+    Ok(Command::Go(go))
+}
+
+/// The commands UCCI and UCI spell alike: `isready`, `position`, `stop`, `probe`, `quit`,
+/// `d`, `eval`; anything else is an unknown command.
+pub fn parse_shared(cmd: &str, w: &mut Words) -> Result<Command, String> {
+    Ok(match cmd {
+        "isready" => bare(cmd, w, Command::IsReady)?,
+        "position" => Command::Position(parse_position(w).map_err(|e| format!("position: {e}"))?),
+        "stop" => bare(cmd, w, Command::Stop)?,
+        "probe" => Command::Probe(parse_position(w).map_err(|e| format!("probe: {e}"))?),
+        "quit" => bare(cmd, w, Command::Quit)?,
+        "d" => Command::Display,
+        "eval" => Command::Eval,
+        other => return Err(format!("unknown command '{}'", clip(other))),
+    })
+}
+
+/// `c`, for a command `cmd` that takes no words, if no word follows.
+pub fn bare(cmd: &str, w: &Words, c: Command) -> Result<Command, String> {
+    match w.peek() {
+        Some(x) => Err(format!("{cmd}: unexpected word '{}'", clip(x))),
+        None => Ok(c),
+    }
+}
+
+/// A count narrowed to `u32` (saturating).
+pub fn small(v: u64) -> u32 {
+    v.min(u32::MAX as u64) as u32
 }
 
 /// At most 24 characters of a word, for error messages.

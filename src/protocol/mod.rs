@@ -1,14 +1,15 @@
 //! The protocol front end: the loop GUIs talk to over stdin/stdout.
 //!
-//! - `mod.rs` (here): the reader thread, the shared output, and the boot dispatch on the
-//!   first word (`ucci`, `uci`, `xboard`).
+//! - `mod.rs` (here): the [`Replies`] and [`Dialect`] traits, the shared output, and the boot
+//!   dispatch on the first word (`ucci`, `uci`, `xboard`). Lines come from the shared reader
+//!   in [`crate::lines`].
 //! - `session.rs`: the engine-driving state every dialect shares (position, banned moves,
-//!   options, go/stop/ponderhit, the time-limit watchdog).
-//! - one file per dialect (`ucci.rs`, `uci.rs`) implementing [`Dialect`]: text → typed
-//!   [`Command`]s, engine events → reply lines. `xboard.rs` (CECP) is stateful and runs its
-//!   own loop over the session's hooks.
-//! - `command.rs` (the typed commands and shared word parsers), `options.rs`, `policy.rs`
-//!   (best-move checks and the draw/resign policy).
+//!   options, go/stop/ponderhit, the one wait with the time-limit watchdog).
+//! - `ucci.rs`, `uci.rs`: line dialects, each line one shared [`Command`].
+//! - `xboard/` (CECP): its own commands, game state machine, replies and time control, over the
+//!   same session.
+//! - `command.rs` (the typed commands and shared word parsers), `options.rs` (option specs and
+//!   their handshake formats), `policy.rs` (best-move checks and the draw/resign policy).
 
 pub mod command;
 pub mod options;
@@ -18,16 +19,17 @@ pub mod ucci;
 pub mod uci;
 pub mod xboard;
 
+pub use crate::lines::{spawn_reader, Input};
 pub use command::Command;
 
 use crate::board::Move;
 use crate::search::{Info, ProbeInfo};
-use options::{Options, Spec};
+use options::{OptionSet, Options};
 use policy::Decision;
 use session::Session;
-use std::io::{BufRead, Write};
+use std::io::Write;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::{channel, Receiver, Sender};
+use std::sync::mpsc::Receiver;
 use std::sync::{Arc, Mutex};
 
 /// Engine name and version as announced in the handshake.
@@ -35,23 +37,21 @@ pub const ENGINE_NAME: &str = concat!("Chuhe ", env!("CARGO_PKG_VERSION"));
 /// Author line of the handshake.
 pub const ENGINE_AUTHOR: &str = "the Chuhe developers";
 
-/// One protocol dialect: parses command lines and formats replies. Implementations hold no
-/// mutable state (the session owns it), so replies can be formatted on the search thread.
-pub trait Dialect: Send + Sync {
-    /// The options this dialect advertises.
-    fn options(&self) -> &'static [Spec];
-    /// Whether `setoption` of an option never advertised is an error (else silently accepted).
-    fn unknown_option_is_error(&self) -> bool;
-    /// Parses one line (already stripped of its line ending).
-    fn parse(&self, line: &str, opts: &Options) -> Result<Command, String>;
+/// What a dialect says: its options and the text of every reply. The session formats its
+/// replies through it, and so does the search thread (info lines, the move), hence
+/// `Send + Sync`. UCCI and UCI keep no state; CECP keeps its `post` switch and the analysis
+/// status here, shared with the search thread. `None` (or no lines): nothing is sent.
+pub trait Replies: Send + Sync {
+    /// The options this dialect advertises and accepts.
+    fn options(&self) -> &'static OptionSet;
     /// The handshake reply: id lines, option lines, the ok line.
     fn handshake(&self) -> Vec<String>;
     /// A principal-variation report.
-    fn info(&self, info: &Info) -> String;
+    fn info(&self, info: &Info) -> Option<String>;
     /// A current-move report.
-    fn currmove(&self, depth: u32, mv: Move, number: u32) -> String;
-    /// The end of a search: the move (or the no-move reply) with its flags.
-    fn bestmove(&self, d: &Decision) -> String;
+    fn currmove(&self, depth: u32, mv: Move, number: u32) -> Option<String>;
+    /// The lines that end a search: the move (or the no-move reply) with its flags.
+    fn bestmove(&self, d: &Decision) -> Vec<String>;
     /// Free text for the user.
     fn message(&self, text: &str) -> String {
         format!("info string {text}")
@@ -60,15 +60,38 @@ pub trait Dialect: Send + Sync {
     fn error(&self, text: &str) -> String {
         format!("info string error: {text}")
     }
-    /// Reply to `stop` while idle, if any.
-    fn stray_stop(&self) -> Option<String>;
-    /// Reply to `quit`, if any.
-    fn bye(&self) -> Option<String>;
+    /// Reply to `stop` while idle.
+    fn stray_stop(&self) -> Option<String> {
+        None
+    }
+    /// Reply to `quit`.
+    fn bye(&self) -> Option<String> {
+        None
+    }
     /// Reply to `probe`.
-    fn pophash(&self, p: Option<&ProbeInfo>) -> String;
+    fn pophash(&self, p: Option<&ProbeInfo>) -> Option<String>;
 }
 
-/// Appends each move of `moves` to `s`, each preceded by a space (the PV of an info line).
+/// A dialect in which every line is one self-contained shared [`Command`] (UCCI, UCI), run by
+/// [`Session::run`]. CECP is not one: its commands act on the game it keeps, so it parses into
+/// its own commands and runs its own state machine (`xboard`), replying through [`Replies`].
+pub trait Dialect: Replies {
+    /// Parses one line (already stripped of its line ending); options can change the units.
+    fn parse(&self, line: &str, opts: &Options) -> Result<Command, String>;
+}
+
+/// A UCCI/UCI principal-variation line: `info depth D seldepth S`, the dialect's `fields`,
+/// then ` pv` and the moves if there are any.
+pub(crate) fn info_line(i: &Info, fields: std::fmt::Arguments) -> String {
+    let mut s = format!("info depth {} seldepth {} {fields}", i.depth, i.seldepth);
+    if !i.pv.is_empty() {
+        s.push_str(" pv");
+        push_moves(&mut s, &i.pv);
+    }
+    s
+}
+
+/// Appends each move of `moves` to `s`, each preceded by a space.
 pub(crate) fn push_moves(s: &mut String, moves: &[Move]) {
     for m in moves {
         s.push(' ');
@@ -122,40 +145,6 @@ impl Output {
     }
 }
 
-/// What the reader thread delivers.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Input {
-    /// A line without its `\n` / `\r\n`.
-    Line(String),
-    /// The input was closed.
-    Eof,
-}
-
-/// Starts a thread reading lines from `input` into a channel; it never waits on the engine.
-pub fn spawn_reader(mut input: impl BufRead + Send + 'static) -> Receiver<Input> {
-    let (tx, rx): (Sender<Input>, Receiver<Input>) = channel();
-    std::thread::spawn(move || {
-        let mut buf = Vec::new();
-        loop {
-            buf.clear();
-            match input.read_until(b'\n', &mut buf) {
-                Ok(0) | Err(_) => {
-                    let _ = tx.send(Input::Eof);
-                    return;
-                }
-                Ok(_) => {
-                    let text = String::from_utf8_lossy(&buf);
-                    let line = text.trim_end_matches(['\n', '\r']).to_string();
-                    if tx.send(Input::Line(line)).is_err() {
-                        return;
-                    }
-                }
-            }
-        }
-    });
-    rx
-}
-
 /// The protocol loop on stdin/stdout (what `chuhe` with no arguments runs).
 pub fn run_stdio() {
     let rx = spawn_reader(std::io::BufReader::new(std::io::stdin()));
@@ -169,8 +158,8 @@ pub fn run(rx: &Receiver<Input>, out: Output) {
         let first = line.split_whitespace().next().unwrap_or("");
         match first {
             "" => {}
-            "ucci" => return Session::new(Arc::new(ucci::Ucci), out).run(rx),
-            "uci" => return Session::new(Arc::new(uci::Uci), out).run(rx),
+            "ucci" => return Session::new(Arc::new(ucci::Ucci), out).run(&ucci::Ucci, rx),
+            "uci" => return Session::new(Arc::new(uci::Uci), out).run(&uci::Uci, rx),
             "xboard" => return xboard::run(rx, out),
             "quit" => return,
             other => out.line(&format!(

@@ -1,4 +1,5 @@
-//! Engine options: what each dialect advertises, their current values, and `setoption`
+//! Engine options: the specs the dialects advertise (declared once here, each dialect picks
+//! its list), one handshake formatter per dialect [`Style`], the current values, and `setoption`
 //! validation (out-of-range numbers are clamped with a note, bad values refused).
 
 use super::command::{clip, parse_bool, parse_count};
@@ -50,6 +51,98 @@ pub struct Spec {
     /// Wire value 0 means "engine decides" (UCCI `hashsize 0`, `threads 0`).
     pub zero_is_default: bool,
 }
+
+impl Spec {
+    /// A true/false option.
+    pub const fn check(key: Key, name: &'static str) -> Spec {
+        Spec { key, name, kind: Kind::Check, zero_is_default: false }
+    }
+
+    /// An integer option in `min..=max`.
+    pub const fn spin(key: Key, name: &'static str, min: u64, max: u64) -> Spec {
+        Spec { key, name, kind: Kind::Spin { min, max }, zero_is_default: false }
+    }
+
+    /// An action without a value.
+    pub const fn button(key: Key, name: &'static str) -> Spec {
+        Spec { key, name, kind: Kind::Button, zero_is_default: false }
+    }
+
+    /// The same spec, reading wire value 0 as the default.
+    pub const fn zero_is_default(self) -> Spec {
+        Spec { zero_is_default: true, ..self }
+    }
+
+    /// The handshake line advertising this option in `style`.
+    pub fn advertise(&self, style: Style) -> String {
+        let (name, default) = (self.name, Options::default_text(self));
+        match (style, self.kind) {
+            (Style::Ucci, Kind::Check) => format!("option {name} type check default {default}"),
+            (Style::Ucci, Kind::Spin { min, max }) => {
+                format!("option {name} type spin min {min} max {max} default {default}")
+            }
+            (Style::Ucci, Kind::Button) => format!("option {name} type button"),
+            (Style::Uci, Kind::Check) => format!("option name {name} type check default {default}"),
+            (Style::Uci, Kind::Spin { min, max }) => {
+                format!("option name {name} type spin default {default} min {min} max {max}")
+            }
+            (Style::Uci, Kind::Button) => format!("option name {name} type button"),
+            (Style::Cecp, Kind::Check) => format!("feature option=\"{name} -check {}\"", u8::from(default == "true")),
+            (Style::Cecp, Kind::Spin { min, max }) => format!("feature option=\"{name} -spin {default} {min} {max}\""),
+            (Style::Cecp, Kind::Button) => format!("feature option=\"{name} -button\""),
+        }
+    }
+}
+
+/// A dialect's options: those it advertises in its handshake style, those it accepts without
+/// advertising them, and whether a name it does not know is an error.
+#[derive(Clone, Copy, Debug)]
+pub struct OptionSet {
+    /// How the handshake lists them.
+    pub style: Style,
+    /// Listed in the handshake, in this order.
+    pub advertised: &'static [Spec],
+    /// Accepted but not listed (CECP's table size and threads, set by `memory`/`cores`).
+    pub unlisted: &'static [Spec],
+    /// `setoption` of an unknown name is an error (else silently accepted, as UCCI asks).
+    pub unknown_is_error: bool,
+}
+
+impl OptionSet {
+    /// The handshake's option lines.
+    pub fn advertise(&self) -> impl Iterator<Item = String> + '_ {
+        self.advertised.iter().map(|s| s.advertise(self.style))
+    }
+
+    /// The option called `name` (case-insensitive, surrounding spaces ignored).
+    pub fn find(&self, name: &str) -> Option<&'static Spec> {
+        find(self.advertised, name).or_else(|| find(self.unlisted, name))
+    }
+}
+
+/// How a dialect advertises its options in the handshake.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Style {
+    /// `option hashsize type spin min 0 max 4096 default 16`.
+    Ucci,
+    /// `option name Hash type spin default 16 min 1 max 4096`.
+    Uci,
+    /// `feature option="MultiPV -spin 1 1 128"`.
+    Cecp,
+}
+
+/// UCI's and CECP's table size (CECP sets it with `memory`).
+pub const HASH: Spec = Spec::spin(Key::Hash, "Hash", 1, MAX_HASH_MB);
+/// UCI's and CECP's thread count (CECP sets it with `cores`).
+pub const THREADS: Spec = Spec::spin(Key::Threads, "Threads", 1, MAX_THREADS);
+/// UCI's and CECP's MultiPV.
+pub const MULTIPV: Spec = Spec::spin(Key::MultiPv, "MultiPV", 1, MAX_MULTIPV);
+/// UCI's and CECP's move overhead.
+pub const MOVE_OVERHEAD: Spec = Spec::spin(Key::MoveOverhead, "Move Overhead", 0, MAX_MOVE_OVERHEAD_MS);
+/// UCI's and CECP's new-game button.
+pub const CLEAR_HASH: Spec = Spec::button(Key::ClearHash, "Clear Hash");
+/// UCI's `Ponder`.
+pub const PONDER: Spec = Spec::check(Key::Ponder, "Ponder");
 
 /// Default table size in MB.
 pub const DEFAULT_HASH_MB: u64 = 16;
@@ -190,11 +283,20 @@ pub fn find<'a>(specs: &'a [Spec], name: &str) -> Option<&'a Spec> {
 mod tests {
     use super::*;
 
-    const HASH: Spec =
-        Spec { key: Key::Hash, name: "Hash", kind: Kind::Spin { min: 1, max: MAX_HASH_MB }, zero_is_default: false };
-    const HASH0: Spec =
-        Spec { key: Key::Hash, name: "hashsize", kind: Kind::Spin { min: 0, max: MAX_HASH_MB }, zero_is_default: true };
-    const MS: Spec = Spec { key: Key::UseMillisec, name: "usemillisec", kind: Kind::Check, zero_is_default: false };
+    const HASH0: Spec = Spec::spin(Key::Hash, "hashsize", 0, MAX_HASH_MB).zero_is_default();
+    const MS: Spec = Spec::check(Key::UseMillisec, "usemillisec");
+
+    #[test]
+    fn one_formatter_per_style() {
+        assert_eq!(HASH0.advertise(Style::Ucci), "option hashsize type spin min 0 max 4096 default 16");
+        assert_eq!(HASH.advertise(Style::Uci), "option name Hash type spin default 16 min 1 max 4096");
+        assert_eq!(MULTIPV.advertise(Style::Cecp), "feature option=\"MultiPV -spin 1 1 128\"");
+        assert_eq!(MS.advertise(Style::Ucci), "option usemillisec type check default false");
+        assert_eq!(PONDER.advertise(Style::Uci), "option name Ponder type check default false");
+        assert_eq!(PONDER.advertise(Style::Cecp), "feature option=\"Ponder -check 0\"");
+        assert_eq!(CLEAR_HASH.advertise(Style::Cecp), "feature option=\"Clear Hash -button\"");
+        assert_eq!(CLEAR_HASH.advertise(Style::Uci), "option name Clear Hash type button");
+    }
 
     #[test]
     fn spin_clamps_and_refuses() {

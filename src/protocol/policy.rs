@@ -90,12 +90,17 @@ mod tests {
         SearchResult { best, ponder: None, score, depth, nodes: 1 }
     }
 
-    #[test]
-    fn draw_only_when_offered_and_worse() {
+    /// The start position, its root moves, the first of them, a fresh history.
+    fn start() -> (Position, Vec<Move>, Option<Move>, History) {
         let pos = Position::startpos();
         let root = pos.legal_moves().to_vec();
-        let m = Some(root[0]);
-        let mut h = History::default();
+        let first = Some(root[0]);
+        (pos, root, first, History::default())
+    }
+
+    #[test]
+    fn draw_only_when_offered_and_worse() {
+        let (pos, root, m, mut h) = start();
         assert!(!decide(&pos, &root, &result(m, Score::Cp(-400), 5), &[], &mut h).draw);
         h.draw_offered = true;
         assert!(!decide(&pos, &root, &result(m, Score::Cp(-49), 5), &[], &mut h).draw);
@@ -110,10 +115,7 @@ mod tests {
 
     #[test]
     fn resign_needs_a_confirmed_streak() {
-        let pos = Position::startpos();
-        let root = pos.legal_moves().to_vec();
-        let m = Some(root[0]);
-        let mut h = History::default();
+        let (pos, root, m, mut h) = start();
         assert!(!decide(&pos, &root, &result(m, Score::Cp(-5000), 7), &[], &mut h).resign, "too shallow");
         assert!(!decide(&pos, &root, &result(m, Score::Cp(-5000), 8), &[], &mut h).resign, "first time");
         assert!(decide(&pos, &root, &result(m, Score::Cp(-5000), 9), &[], &mut h).resign);

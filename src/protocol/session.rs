@@ -4,17 +4,18 @@
 //! waits on a search: `stop`, `ponderhit`, `isready`, `probe` and `quit` act at once.
 
 use super::command::{Command, Go, PositionCmd, Start};
-use super::options::{self, Key, Options};
+use super::options::{Key, Options};
 use super::policy::{self, Decision, History};
-use super::{Dialect, Input, Output};
+use super::{Dialect, Input, Output, Replies};
 use crate::board::{Color, Move, Position};
 use crate::eval;
+use crate::lines::recv_until;
 use crate::perft::divide;
 use crate::rules::Game;
 use crate::search::{Engine, Limits, Report, Score, SearchRequest, SearchResult};
 
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::{Receiver, RecvTimeoutError};
+use std::sync::mpsc::Receiver;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -64,9 +65,69 @@ pub(crate) enum Flow {
     Quit,
 }
 
+/// A protocol state machine over a [`Session`]. [`drive`] runs it: one loop for every dialect.
+pub(crate) trait Driver {
+    /// The session underneath.
+    fn session(&mut self) -> &mut Session;
+    /// The longest wait for input while a search runs.
+    fn poll(&self) -> Duration;
+    /// Deals with a search that has finished; called before each wait and after each input.
+    fn settle(&mut self);
+    /// Handles one line.
+    fn handle(&mut self, line: &str) -> Flow;
+    /// The input ended.
+    fn end_of_input(&mut self);
+}
+
+/// Runs `d` on the lines of `rx` until it quits or the input ends.
+pub(crate) fn drive(d: &mut impl Driver, rx: &Receiver<Input>) {
+    loop {
+        d.settle();
+        let poll = d.poll();
+        let Some(input) = d.session().next_input(rx, poll) else { continue };
+        let Input::Line(line) = input else { return d.end_of_input() };
+        d.settle();
+        if let Flow::Quit = d.handle(&line) {
+            return;
+        }
+    }
+}
+
+/// UCCI and UCI: each line one shared command, executed by the session itself.
+struct LineLoop<'a> {
+    s: Session,
+    dialect: &'a dyn Dialect,
+}
+
+impl Driver for LineLoop<'_> {
+    fn session(&mut self) -> &mut Session {
+        &mut self.s
+    }
+
+    fn poll(&self) -> Duration {
+        POLL
+    }
+
+    fn settle(&mut self) {
+        self.s.reap();
+    }
+
+    fn handle(&mut self, line: &str) -> Flow {
+        match self.dialect.parse(line, &self.s.opts) {
+            Ok(cmd) => self.s.execute(cmd),
+            Err(e) => self.s.refuse(&e),
+        }
+    }
+
+    /// A running search is stopped and announced.
+    fn end_of_input(&mut self) {
+        self.s.finish_search();
+    }
+}
+
 /// One protocol session after the handshake word picked the dialect.
 pub struct Session {
-    dialect: Arc<dyn Dialect>,
+    replies: Arc<dyn Replies>,
     out: Output,
     engine: Engine,
     opts: Options,
@@ -81,14 +142,14 @@ pub struct Session {
 
 impl Session {
     /// A session at the start position with default options.
-    pub fn new(dialect: Arc<dyn Dialect>, out: Output) -> Session {
+    pub fn new(replies: Arc<dyn Replies>, out: Output) -> Session {
         let opts = Options::default();
         let mut engine = Engine::new();
         engine.set_hash_mb(opts.hash_mb as usize);
         engine.set_threads(opts.threads as usize);
         engine.set_multipv(opts.multipv as usize);
         Session {
-            dialect,
+            replies,
             out,
             engine,
             opts,
@@ -100,51 +161,38 @@ impl Session {
         }
     }
 
-    /// Sends the handshake, then runs commands until `quit` or end of input.
-    pub fn run(mut self, rx: &Receiver<Input>) {
-        self.out.lines(&self.dialect.handshake());
-        loop {
-            self.reap();
-            let input = match &self.search {
-                Some(r) => {
-                    let now = Instant::now();
-                    if r.deadline.is_some_and(|d| now >= d) {
-                        self.stop_search();
-                        continue;
-                    }
-                    let wake = r.deadline.map_or(now + POLL, |d| d.min(now + POLL));
-                    match rx.recv_timeout(wake - now) {
-                        Ok(i) => i,
-                        Err(RecvTimeoutError::Timeout) => {
-                            self.check_alive();
-                            continue;
-                        }
-                        Err(RecvTimeoutError::Disconnected) => Input::Eof,
-                    }
-                }
-                None => rx.recv().unwrap_or(Input::Eof),
-            };
-            let flow = match input {
-                Input::Line(line) => match self.dialect.parse(&line, &self.opts) {
-                    Ok(cmd) => self.execute(cmd),
-                    Err(e) => {
-                        self.error(&e);
-                        Flow::Continue
-                    }
-                },
-                Input::Eof => {
-                    self.finish_search();
-                    Flow::Quit
-                }
-            };
-            if let Flow::Quit = flow {
-                return;
-            }
+    /// Sends the handshake, then runs the lines `dialect` parses until `quit` or end of input.
+    pub fn run(self, dialect: &dyn Dialect, rx: &Receiver<Input>) {
+        self.out.lines(&self.replies.handshake());
+        drive(&mut LineLoop { s: self, dialect }, rx);
+    }
+
+    /// The next input. While a search runs this is also the watchdog: it stops a search past
+    /// its hard deadline, waits at most `poll` (so the caller can look at a finished search),
+    /// and notices a search thread that died. `None`: nothing arrived yet.
+    pub(crate) fn next_input(&mut self, rx: &Receiver<Input>, poll: Duration) -> Option<Input> {
+        let Some(r) = &self.search else { return recv_until(rx, None) };
+        let now = Instant::now();
+        if r.deadline.is_some_and(|d| now >= d) {
+            self.stop_search();
+            return None;
         }
+        let wake = r.deadline.map_or(now + poll, |d| d.min(now + poll));
+        let input = recv_until(rx, Some(wake));
+        if input.is_none() {
+            self.check_alive();
+        }
+        input
     }
 
     pub(crate) fn error(&self, msg: &str) {
-        self.out.line(&self.dialect.error(msg));
+        self.out.line(&self.replies.error(msg));
+    }
+
+    /// Reports a command's error; the loop goes on.
+    fn refuse(&self, msg: &str) -> Flow {
+        self.error(msg);
+        Flow::Continue
     }
 
     /// Whether a search is running. A search reports `bestmove` and marks itself done under
@@ -191,8 +239,8 @@ impl Session {
         }
         let empty = SearchResult { best: None, ponder: None, score: Score::Cp(0), depth: 0, nodes: 0 };
         let d = policy::decide(&r.pos, &r.root, &empty, &[], &mut self.lock_history());
-        let lines =
-            [self.dialect.error("the search ended without a move; playing a fallback"), self.dialect.bestmove(&d)];
+        let mut lines = vec![self.replies.error("the search ended without a move; playing a fallback")];
+        lines.extend(self.replies.bestmove(&d));
         *self.decision.lock().unwrap_or_else(|e| e.into_inner()) = Some(d);
         self.out.final_lines(&lines, &r.done);
     }
@@ -237,7 +285,7 @@ impl Session {
         let result = match cmd {
             Command::Empty => Ok(()),
             Command::Hello => {
-                self.out.lines(&self.dialect.handshake());
+                self.out.lines(&self.replies.handshake());
                 Ok(())
             }
             Command::IsReady => {
@@ -257,14 +305,15 @@ impl Session {
             Command::Stop => {
                 if self.thinking() {
                     self.stop_search();
-                } else if let Some(reply) = self.dialect.stray_stop() {
+                } else if let Some(reply) = self.replies.stray_stop() {
                     self.out.line(&reply);
                 }
                 Ok(())
             }
             Command::Probe(p) => self.build_game(&p).map(|g| {
-                let info = self.engine.probe(g.position());
-                self.out.line(&self.dialect.pophash(info.as_ref()));
+                if let Some(line) = self.replies.pophash(self.engine.probe(g.position()).as_ref()) {
+                    self.out.line(&line);
+                }
             }),
             Command::Display => {
                 self.display();
@@ -276,7 +325,7 @@ impl Session {
             }
             Command::Quit => {
                 self.finish_search();
-                if let Some(bye) = self.dialect.bye() {
+                if let Some(bye) = self.replies.bye() {
                     self.out.line(&bye);
                 }
                 return Flow::Quit;
@@ -294,14 +343,15 @@ impl Session {
     }
 
     fn set_option(&mut self, name: &str, value: Option<&str>) -> Result<(), String> {
-        let Some(spec) = options::find(self.dialect.options(), name) else {
+        let set = self.replies.options();
+        let Some(spec) = set.find(name) else {
             // Hidden options: the search's switches and parameters (`chuhe params`).
             if Engine::is_tunable(name) {
                 self.require_idle("setoption")?;
                 let value = value.ok_or_else(|| format!("setoption: {name} needs a value"))?;
                 return self.engine.set_tunable(name, value).map_err(|e| format!("setoption: {e}"));
             }
-            if self.dialect.unknown_option_is_error() {
+            if set.unknown_is_error {
                 return Err(format!("setoption: no such option '{}'", super::command::clip(name)));
             }
             return Ok(());
@@ -318,7 +368,7 @@ impl Session {
             Key::UseMillisec | Key::Ponder | Key::MoveOverhead => {}
         }
         if let Some(note) = applied.note {
-            self.out.line(&self.dialect.message(&note));
+            self.out.line(&self.replies.message(&note));
         }
         Ok(())
     }
@@ -369,7 +419,7 @@ impl Session {
             history.draw_offered = false;
             drop(history);
             let d = Decision { best: None, ponder: None, draw: false, resign: false };
-            self.out.line(&self.dialect.bestmove(&d));
+            self.out.lines(&self.replies.bestmove(&d));
             return Ok(());
         }
         drop(history);
@@ -417,7 +467,7 @@ impl Session {
         done: Arc<AtomicBool>,
         silent: Arc<AtomicBool>,
     ) -> impl FnMut(Report) + Send + 'static {
-        let (out, dialect, history) = (self.out.clone(), self.dialect.clone(), self.history.clone());
+        let (out, replies, history) = (self.out.clone(), self.replies.clone(), self.history.clone());
         let decision = self.decision.clone();
         let started = Instant::now();
         let mut last_pv: Vec<Move> = Vec::new();
@@ -431,17 +481,16 @@ impl Session {
                     if info.multipv <= 1 && !info.pv.is_empty() {
                         last_pv.clone_from(&info.pv);
                     }
-                    let line = dialect.info(&info);
-                    if !line.is_empty() {
+                    if let Some(line) = replies.info(&info) {
                         out.line(&line);
                     }
                 }
                 Report::CurrMove { depth, mv, number } => {
-                    if started.elapsed() >= CURRMOVE_AFTER {
-                        let line = dialect.currmove(depth, mv, number);
-                        if !line.is_empty() {
-                            out.line(&line);
-                        }
+                    if started.elapsed() < CURRMOVE_AFTER {
+                        return;
+                    }
+                    if let Some(line) = replies.currmove(depth, mv, number) {
+                        out.line(&line);
                     }
                 }
                 Report::Done(res) => {
@@ -449,9 +498,9 @@ impl Session {
                         let mut h = history.lock().unwrap_or_else(|e| e.into_inner());
                         policy::decide(&pos, &root, &res, &last_pv, &mut h)
                     };
-                    let line = dialect.bestmove(&d);
+                    let lines = replies.bestmove(&d);
                     *decision.lock().unwrap_or_else(|e| e.into_inner()) = Some(d);
-                    out.final_lines(&[line], &done);
+                    out.final_lines(&lines, &done);
                 }
             }
         }
@@ -482,11 +531,6 @@ impl Session {
     pub(crate) fn set_game(&mut self, game: Game) {
         self.game = game;
         self.banned.clear();
-    }
-
-    /// The current option values.
-    pub(crate) fn options(&self) -> &Options {
-        &self.opts
     }
 
     /// The reply channel.
@@ -525,31 +569,6 @@ impl Session {
             self.engine.wait();
         }
         self.decision.lock().unwrap_or_else(|e| e.into_inner()).take()
-    }
-
-    /// The next input, with the time-limit watchdog of `run`; while a search runs it waits at
-    /// most `poll`, so the caller notices a finished search. `None`: nothing arrived yet.
-    pub(crate) fn next_input(&mut self, rx: &Receiver<Input>, poll: Duration) -> Option<Input> {
-        let mut wait = self.search.as_ref().map(|_| poll);
-        if let Some(d) = self.search.as_ref().and_then(|r| r.deadline) {
-            let now = Instant::now();
-            if now >= d {
-                self.stop_search();
-                return None;
-            }
-            wait = wait.map(|w| w.min(d - now));
-        }
-        match wait {
-            None => Some(rx.recv().unwrap_or(Input::Eof)),
-            Some(w) => match rx.recv_timeout(w) {
-                Ok(i) => Some(i),
-                Err(RecvTimeoutError::Timeout) => {
-                    self.check_alive();
-                    None
-                }
-                Err(RecvTimeoutError::Disconnected) => Some(Input::Eof),
-            },
-        }
     }
 
     fn perft(&mut self, depth: u32) -> Result<(), String> {

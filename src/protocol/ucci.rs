@@ -2,10 +2,10 @@
 //! keywords, `go` times in seconds until `usemillisec` is on, `banmoves`, `probe`,
 //! `nobestmove`, `bye`, and `bestmove ... draw|resign`.
 
-use super::command::{clip, parse_moves, parse_position, Command, Go, Words};
-use super::options::{Key, Kind, Options, Spec, MAX_HASH_MB, MAX_MOVE_OVERHEAD_MS, MAX_THREADS};
+use super::command::{bare, clip, parse_go, parse_moves, parse_shared, Command, Go, Words};
+use super::options::{Key, OptionSet, Options, Spec, Style, MAX_HASH_MB, MAX_MOVE_OVERHEAD_MS, MAX_THREADS};
 use super::policy::Decision;
-use super::{Dialect, ENGINE_AUTHOR, ENGINE_NAME};
+use super::{info_line, Dialect, Replies, ENGINE_AUTHOR, ENGINE_NAME};
 use crate::board::Move;
 use crate::search::{Bound, Info, ProbeInfo, Score};
 
@@ -15,18 +15,19 @@ pub struct Ucci;
 /// UCCI's mate score: a mate in `p` plies is reported as `±(UCCI_MATE - p)`.
 pub const UCCI_MATE: i32 = 10000;
 
-const OPTIONS: &[Spec] = &[
-    Spec { key: Key::UseMillisec, name: "usemillisec", kind: Kind::Check, zero_is_default: false },
-    Spec { key: Key::Hash, name: "hashsize", kind: Kind::Spin { min: 0, max: MAX_HASH_MB }, zero_is_default: true },
-    Spec { key: Key::Threads, name: "threads", kind: Kind::Spin { min: 0, max: MAX_THREADS }, zero_is_default: true },
-    Spec {
-        key: Key::MoveOverhead,
-        name: "moveoverhead",
-        kind: Kind::Spin { min: 0, max: MAX_MOVE_OVERHEAD_MS },
-        zero_is_default: false,
-    },
-    Spec { key: Key::ClearHash, name: "newgame", kind: Kind::Button, zero_is_default: false },
-];
+const OPTIONS: OptionSet = OptionSet {
+    style: Style::Ucci,
+    advertised: &[
+        Spec::check(Key::UseMillisec, "usemillisec"),
+        Spec::spin(Key::Hash, "hashsize", 0, MAX_HASH_MB).zero_is_default(),
+        Spec::spin(Key::Threads, "threads", 0, MAX_THREADS).zero_is_default(),
+        Spec::spin(Key::MoveOverhead, "moveoverhead", 0, MAX_MOVE_OVERHEAD_MS),
+        Spec::button(Key::ClearHash, "newgame"),
+    ],
+    unlisted: &[],
+    // The spec: options the engine never advertised are accepted silently.
+    unknown_is_error: false,
+};
 
 /// A score as UCCI prints it: centipawns, or `±(10000 − plies)` for mates.
 pub fn ucci_score(s: Score) -> i32 {
@@ -37,148 +38,58 @@ pub fn ucci_score(s: Score) -> i32 {
     }
 }
 
-fn parse_go(w: &mut Words, opts: &Options) -> Result<Command, String> {
-    let unit = opts.ucci_time_unit_ms();
-    let mut go = Go::default();
-    let mut limited = false;
-    while let Some(word) = w.next_word() {
-        match word {
-            "ponder" => go.ponder = true,
-            "draw" => go.draw_offer = true,
-            "infinite" => go.infinite = true,
-            "depth" => {
-                go.depth = Some(w.count("depth")?.min(u32::MAX as u64) as u32);
-                limited = true;
-            }
-            "nodes" => {
-                go.nodes = Some(w.count("nodes")?);
-                limited = true;
-            }
-            "time" => {
-                go.own_time_ms = Some(w.time("time", unit)?);
-                limited = true;
-            }
-            "movestogo" => go.movestogo = Some(w.count("movestogo")?.min(u32::MAX as u64) as u32),
-            "increment" => go.own_inc_ms = Some(w.time("increment", unit)?),
-            "opptime" | "oppincrement" => {
-                w.time(word, unit)?;
-            }
-            "oppmovestogo" => {
-                w.count(word)?;
-            }
-            "perft" => return Ok(Command::Perft(w.count("perft")?.min(u32::MAX as u64) as u32)),
-            other => return Err(format!("go: unknown word '{}'", clip(other))),
+/// UCCI's own `go` words; times are in the unit `usemillisec` chose.
+fn go_word(go: &mut Go, word: &str, w: &mut Words, unit: u64) -> Result<bool, String> {
+    match word {
+        "draw" => go.draw_offer = true,
+        "time" => go.own_time_ms = Some(w.time(word, unit)?),
+        "increment" => go.own_inc_ms = Some(w.time(word, unit)?),
+        // Checked, then ignored: the engine plans with its own clock only.
+        "opptime" | "oppincrement" => {
+            w.time(word, unit)?;
         }
+        "oppmovestogo" => {
+            w.count(word)?;
+        }
+        _ => return Ok(false),
     }
-    if go.ponder && go.draw_offer {
-        return Err("go: 'ponder' and 'draw' exclude each other".to_string());
-    }
-    if !limited {
-        go.infinite = true;
-    }
-    Ok(Command::Go(go))
+    Ok(true)
 }
 
-impl Dialect for Ucci {
-    fn options(&self) -> &'static [Spec] {
-        OPTIONS
-    }
-
-    fn unknown_option_is_error(&self) -> bool {
-        false
-    }
-
-    fn parse(&self, line: &str, opts: &Options) -> Result<Command, String> {
-        let mut w = Words::new(line);
-        let Some(cmd) = w.next_word() else { return Ok(Command::Empty) };
-        let c = match cmd {
-            "ucci" => Command::Hello,
-            "isready" => Command::IsReady,
-            "setoption" => {
-                let name = w.next_word().ok_or("setoption needs an option name")?.to_string();
-                let value = Some(w.rest()).filter(|v| !v.is_empty());
-                Command::SetOption { name, value }
-            }
-            "position" => Command::Position(parse_position(&mut w).map_err(|e| format!("position: {e}"))?),
-            "banmoves" => Command::BanMoves(
-                parse_moves(std::iter::from_fn(|| w.next_word())).map_err(|e| format!("banmoves: {e}"))?,
-            ),
-            "go" => parse_go(&mut w, opts)?,
-            "ponderhit" => match w.next_word() {
-                None => Command::PonderHit { draw: false },
-                Some("draw") => Command::PonderHit { draw: true },
-                Some(x) => return Err(format!("ponderhit: unknown word '{}'", clip(x))),
-            },
-            "stop" => Command::Stop,
-            "probe" => Command::Probe(parse_position(&mut w).map_err(|e| format!("probe: {e}"))?),
-            "quit" => Command::Quit,
-            "d" => Command::Display,
-            "eval" => Command::Eval,
-            other => return Err(format!("unknown command '{}'", clip(other))),
-        };
-        match (&c, w.peek()) {
-            (
-                Command::Hello | Command::IsReady | Command::Stop | Command::Quit | Command::Display | Command::Eval,
-                Some(x),
-            ) => Err(format!("{cmd}: unexpected word '{}'", clip(x))),
-            _ => Ok(c),
-        }
+impl Replies for Ucci {
+    fn options(&self) -> &'static OptionSet {
+        &OPTIONS
     }
 
     fn handshake(&self) -> Vec<String> {
-        let mut v = vec![
+        let ids = [
             format!("id name {ENGINE_NAME}"),
             format!("id version {}", env!("CARGO_PKG_VERSION")),
             format!("id copyright {ENGINE_AUTHOR}, MIT licence"),
             format!("id author {ENGINE_AUTHOR}"),
         ];
-        for s in OPTIONS {
-            v.push(match s.kind {
-                Kind::Check => format!("option {} type check default {}", s.name, Options::default_text(s)),
-                Kind::Spin { min, max } => {
-                    format!("option {} type spin min {min} max {max} default {}", s.name, Options::default_text(s))
-                }
-                Kind::Button => format!("option {} type button", s.name),
-            });
-        }
-        v.push("ucciok".to_string());
-        v
+        let options = OPTIONS.advertise();
+        ids.into_iter().chain(options).chain(["ucciok".to_string()]).collect()
     }
 
-    fn info(&self, i: &Info) -> String {
-        let mut s = format!(
-            "info depth {} seldepth {} score {} time {} nodes {} nps {} hashfull {}",
-            i.depth,
-            i.seldepth,
-            ucci_score(i.score),
-            i.time_ms,
-            i.nodes,
-            i.nps,
-            i.hashfull
-        );
-        if !i.pv.is_empty() {
-            s.push_str(" pv");
-            super::push_moves(&mut s, &i.pv);
-        }
-        s
+    fn info(&self, i: &Info) -> Option<String> {
+        let (score, time, nodes, nps, hashfull) = (ucci_score(i.score), i.time_ms, i.nodes, i.nps, i.hashfull);
+        Some(info_line(i, format_args!("score {score} time {time} nodes {nodes} nps {nps} hashfull {hashfull}")))
     }
 
-    fn currmove(&self, _depth: u32, mv: Move, number: u32) -> String {
-        format!("info currmove {mv} currmovenumber {number}")
+    fn currmove(&self, _depth: u32, mv: Move, number: u32) -> Option<String> {
+        Some(format!("info currmove {mv} currmovenumber {number}"))
     }
 
-    fn bestmove(&self, d: &Decision) -> String {
-        let Some(best) = d.best else { return "nobestmove".to_string() };
-        let mut s = format!("bestmove {best}");
-        if let Some(p) = d.ponder {
-            s.push_str(&format!(" ponder {p}"));
-        }
-        if d.draw {
-            s.push_str(" draw");
-        } else if d.resign {
-            s.push_str(" resign");
-        }
-        s
+    fn bestmove(&self, d: &Decision) -> Vec<String> {
+        let Some(best) = d.best else { return vec!["nobestmove".to_string()] };
+        let ponder = d.ponder.map_or(String::new(), |p| format!(" ponder {p}"));
+        let flag = match (d.draw, d.resign) {
+            (true, _) => " draw",
+            (false, true) => " resign",
+            (false, false) => "",
+        };
+        vec![format!("bestmove {best}{ponder}{flag}")]
     }
 
     fn stray_stop(&self) -> Option<String> {
@@ -189,7 +100,7 @@ impl Dialect for Ucci {
         Some("bye".to_string())
     }
 
-    fn pophash(&self, p: Option<&ProbeInfo>) -> String {
+    fn pophash(&self, p: Option<&ProbeInfo>) -> Option<String> {
         let mut s = "pophash".to_string();
         if let Some(p) = p {
             if let Some(m) = p.mv {
@@ -203,7 +114,40 @@ impl Dialect for Ucci {
                 s.push_str(&format!(" upperbound {v} depth {}", p.depth));
             }
         }
-        s
+        Some(s)
+    }
+}
+
+impl Dialect for Ucci {
+    fn parse(&self, line: &str, opts: &Options) -> Result<Command, String> {
+        let (Some(cmd), mut w) = Words::command(line) else { return Ok(Command::Empty) };
+        Ok(match cmd {
+            "ucci" => bare(cmd, &w, Command::Hello)?,
+            "setoption" => {
+                let name = w.next_word().ok_or("setoption needs an option name")?.to_string();
+                let value = Some(w.rest()).filter(|v| !v.is_empty());
+                Command::SetOption { name, value }
+            }
+            "banmoves" => Command::BanMoves(
+                parse_moves(std::iter::from_fn(|| w.next_word())).map_err(|e| format!("banmoves: {e}"))?,
+            ),
+            "go" => {
+                let unit = opts.ucci_time_unit_ms();
+                let c = parse_go(&mut w, |go, word, w| go_word(go, word, w, unit))?;
+                if matches!(&c, Command::Go(g) if g.ponder && g.draw_offer) {
+                    return Err("go: 'ponder' and 'draw' exclude each other".to_string());
+                }
+                c
+            }
+            "ponderhit" => match w.next_word() {
+                None => Command::PonderHit { draw: false },
+                Some("draw") => Command::PonderHit { draw: true },
+                Some(x) => return Err(format!("ponderhit: unknown word '{}'", clip(x))),
+            },
+            "d" => bare(cmd, &w, Command::Display)?,
+            "eval" => bare(cmd, &w, Command::Eval)?,
+            _ => parse_shared(cmd, &mut w)?,
+        })
     }
 }
 
@@ -259,11 +203,13 @@ mod tests {
         assert_eq!(ucci_score(Score::Mate(-1)), -9998);
         let h2e2 = Move::parse("h2e2").ok();
         let d = Decision { best: h2e2, ponder: Move::parse("h9g7").ok(), draw: false, resign: true };
-        assert_eq!(Ucci.bestmove(&d), "bestmove h2e2 ponder h9g7 resign");
-        assert_eq!(Ucci.bestmove(&Decision { best: None, ponder: None, draw: false, resign: false }), "nobestmove");
+        assert_eq!(Ucci.bestmove(&d), ["bestmove h2e2 ponder h9g7 resign"]);
+        let draw = Decision { draw: true, ..d };
+        assert_eq!(Ucci.bestmove(&draw), ["bestmove h2e2 ponder h9g7 draw"]);
+        assert_eq!(Ucci.bestmove(&Decision { best: None, ponder: None, draw: false, resign: false }), ["nobestmove"]);
         let p = ProbeInfo { mv: h2e2, score: 35, bound: Bound::Lower, depth: 7 };
-        assert_eq!(Ucci.pophash(Some(&p)), "pophash bestmove h2e2 lowerbound 35 depth 7");
-        assert_eq!(Ucci.pophash(None), "pophash");
+        assert_eq!(Ucci.pophash(Some(&p)).unwrap(), "pophash bestmove h2e2 lowerbound 35 depth 7");
+        assert_eq!(Ucci.pophash(None).unwrap(), "pophash");
         assert_eq!(Ucci.handshake().last().map(String::as_str), Some("ucciok"));
     }
 }

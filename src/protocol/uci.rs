@@ -2,30 +2,24 @@
 //! `wtime/btime` clocks in ms (`w` = Red), `searchmoves`, `mate`, `movetime`, MultiPV, and
 //! `bestmove (none)` when there is no move.
 
-use super::command::{clip, parse_position, Command, Go, Words};
-use super::options::{Key, Kind, Options, Spec, MAX_HASH_MB, MAX_MOVE_OVERHEAD_MS, MAX_MULTIPV, MAX_THREADS};
+use super::command::{bare, clip, parse_go, parse_shared, small, Command, Go, Words};
+use super::options::{OptionSet, Options, Style, CLEAR_HASH, HASH, MOVE_OVERHEAD, MULTIPV, PONDER, THREADS};
 use super::policy::Decision;
-use super::{Dialect, ENGINE_AUTHOR, ENGINE_NAME};
+use super::{info_line, Dialect, Replies, ENGINE_AUTHOR, ENGINE_NAME};
 use crate::board::Move;
 use crate::search::{Bound, Info, ProbeInfo, Score};
 
 /// The UCI dialect.
 pub struct Uci;
 
-const OPTIONS: &[Spec] = &[
-    Spec { key: Key::Hash, name: "Hash", kind: Kind::Spin { min: 1, max: MAX_HASH_MB }, zero_is_default: false },
-    Spec { key: Key::Threads, name: "Threads", kind: Kind::Spin { min: 1, max: MAX_THREADS }, zero_is_default: false },
-    Spec { key: Key::ClearHash, name: "Clear Hash", kind: Kind::Button, zero_is_default: false },
-    Spec { key: Key::Ponder, name: "Ponder", kind: Kind::Check, zero_is_default: false },
-    Spec { key: Key::MultiPv, name: "MultiPV", kind: Kind::Spin { min: 1, max: MAX_MULTIPV }, zero_is_default: false },
-    Spec {
-        key: Key::MoveOverhead,
-        name: "Move Overhead",
-        kind: Kind::Spin { min: 0, max: MAX_MOVE_OVERHEAD_MS },
-        zero_is_default: false,
-    },
-];
+const OPTIONS: OptionSet = OptionSet {
+    style: Style::Uci,
+    advertised: &[HASH, THREADS, CLEAR_HASH, PONDER, MULTIPV, MOVE_OVERHEAD],
+    unlisted: &[],
+    unknown_is_error: true,
+};
 
+/// The words of `go`; `searchmoves` takes moves up to the next one.
 const GO_WORDS: &[&str] = &[
     "searchmoves",
     "ponder",
@@ -42,45 +36,28 @@ const GO_WORDS: &[&str] = &[
     "perft",
 ];
 
-fn small(v: u64) -> u32 {
-    v.min(u32::MAX as u64) as u32
-}
-
-fn parse_go(w: &mut Words) -> Result<Command, String> {
-    let mut go = Go::default();
-    let mut limited = false;
-    while let Some(word) = w.next_word() {
-        match word {
-            "searchmoves" => {
-                let mut index = 0;
-                while let Some(m) = w.peek().filter(|x| !GO_WORDS.contains(x)) {
-                    index += 1;
-                    w.next_word();
-                    let mv = Move::parse(m)
-                        .map_err(|_| format!("go: malformed move '{}' (searchmoves move {index})", clip(m)))?;
-                    go.searchmoves.push(mv);
-                }
+/// UCI's own `go` words; times are milliseconds, clocks by colour (`w` = Red).
+fn go_word(go: &mut Go, word: &str, w: &mut Words) -> Result<bool, String> {
+    match word {
+        "searchmoves" => {
+            let mut index = 0;
+            while let Some(m) = w.peek().filter(|x| !GO_WORDS.contains(x)) {
+                index += 1;
+                w.next_word();
+                let mv = Move::parse(m)
+                    .map_err(|_| format!("go: malformed move '{}' (searchmoves move {index})", clip(m)))?;
+                go.searchmoves.push(mv);
             }
-            "ponder" => go.ponder = true,
-            "infinite" => go.infinite = true,
-            "wtime" => go.side_time_ms[0] = Some(w.time(word, 1)?),
-            "btime" => go.side_time_ms[1] = Some(w.time(word, 1)?),
-            "winc" => go.side_inc_ms[0] = Some(w.time(word, 1)?),
-            "binc" => go.side_inc_ms[1] = Some(w.time(word, 1)?),
-            "movestogo" => go.movestogo = Some(small(w.count(word)?)),
-            "depth" => go.depth = Some(small(w.count(word)?)),
-            "nodes" => go.nodes = Some(w.count(word)?),
-            "mate" => go.mate = Some(small(w.count(word)?)),
-            "movetime" => go.movetime_ms = Some(w.time(word, 1)?),
-            "perft" => return Ok(Command::Perft(small(w.count(word)?))),
-            other => return Err(format!("go: unknown word '{}'", clip(other))),
         }
-        limited |= ["wtime", "btime", "depth", "nodes", "mate", "movetime"].contains(&word);
+        "wtime" => go.side_time_ms[0] = Some(w.time(word, 1)?),
+        "btime" => go.side_time_ms[1] = Some(w.time(word, 1)?),
+        "winc" => go.side_inc_ms[0] = Some(w.time(word, 1)?),
+        "binc" => go.side_inc_ms[1] = Some(w.time(word, 1)?),
+        "mate" => go.mate = Some(small(w.count(word)?)),
+        "movetime" => go.movetime_ms = Some(w.time(word, 1)?),
+        _ => return Ok(false),
     }
-    if !limited {
-        go.infinite = true;
-    }
-    Ok(Command::Go(go))
+    Ok(true)
 }
 
 fn parse_setoption(w: &mut Words) -> Result<Command, String> {
@@ -102,58 +79,18 @@ fn parse_setoption(w: &mut Words) -> Result<Command, String> {
     Ok(Command::SetOption { name: name.join(" "), value })
 }
 
-impl Dialect for Uci {
-    fn options(&self) -> &'static [Spec] {
-        OPTIONS
-    }
-
-    fn unknown_option_is_error(&self) -> bool {
-        true
-    }
-
-    fn parse(&self, line: &str, _opts: &Options) -> Result<Command, String> {
-        let mut w = Words::new(line);
-        let Some(cmd) = w.next_word() else { return Ok(Command::Empty) };
-        let c = match cmd {
-            "uci" => Command::Hello,
-            "isready" => Command::IsReady,
-            "ucinewgame" => Command::NewGame,
-            "setoption" => parse_setoption(&mut w)?,
-            "position" => Command::Position(parse_position(&mut w).map_err(|e| format!("position: {e}"))?),
-            "go" => parse_go(&mut w)?,
-            "ponderhit" => Command::PonderHit { draw: false },
-            "stop" => Command::Stop,
-            "probe" => Command::Probe(parse_position(&mut w).map_err(|e| format!("probe: {e}"))?),
-            "quit" => Command::Quit,
-            "d" => Command::Display,
-            "eval" => Command::Eval,
-            other => return Err(format!("unknown command '{}'", clip(other))),
-        };
-        match (&c, w.peek()) {
-            (
-                Command::Hello | Command::IsReady | Command::Stop | Command::Quit | Command::PonderHit { .. },
-                Some(x),
-            ) => Err(format!("{cmd}: unexpected word '{}'", clip(x))),
-            _ => Ok(c),
-        }
+impl Replies for Uci {
+    fn options(&self) -> &'static OptionSet {
+        &OPTIONS
     }
 
     fn handshake(&self) -> Vec<String> {
-        let mut v = vec![format!("id name {ENGINE_NAME}"), format!("id author {ENGINE_AUTHOR}")];
-        for s in OPTIONS {
-            v.push(match s.kind {
-                Kind::Check => format!("option name {} type check default {}", s.name, Options::default_text(s)),
-                Kind::Spin { min, max } => {
-                    format!("option name {} type spin default {} min {min} max {max}", s.name, Options::default_text(s))
-                }
-                Kind::Button => format!("option name {} type button", s.name),
-            });
-        }
-        v.push("uciok".to_string());
-        v
+        let ids = [format!("id name {ENGINE_NAME}"), format!("id author {ENGINE_AUTHOR}")];
+        let options = OPTIONS.advertise();
+        ids.into_iter().chain(options).chain(["uciok".to_string()]).collect()
     }
 
-    fn info(&self, i: &Info) -> String {
+    fn info(&self, i: &Info) -> Option<String> {
         let score = match i.score {
             Score::Cp(cp) => format!("cp {cp}"),
             Score::Mate(n) => format!("mate {n}"),
@@ -163,45 +100,29 @@ impl Dialect for Uci {
             Bound::Lower => " lowerbound",
             Bound::Upper => " upperbound",
         };
-        let mut s = format!(
-            "info depth {} seldepth {} multipv {} score {score}{bound} nodes {} nps {} hashfull {} time {}",
-            i.depth,
-            i.seldepth,
-            i.multipv.max(1),
-            i.nodes,
-            i.nps,
-            i.hashfull,
-            i.time_ms
-        );
-        if !i.pv.is_empty() {
-            s.push_str(" pv");
-            super::push_moves(&mut s, &i.pv);
-        }
-        s
+        let (multipv, nodes, nps, hashfull, time) = (i.multipv.max(1), i.nodes, i.nps, i.hashfull, i.time_ms);
+        Some(info_line(
+            i,
+            format_args!(
+                "multipv {multipv} score {score}{bound} nodes {nodes} nps {nps} hashfull {hashfull} time {time}"
+            ),
+        ))
     }
 
-    fn currmove(&self, depth: u32, mv: Move, number: u32) -> String {
-        format!("info depth {depth} currmove {mv} currmovenumber {number}")
+    fn currmove(&self, depth: u32, mv: Move, number: u32) -> Option<String> {
+        Some(format!("info depth {depth} currmove {mv} currmovenumber {number}"))
     }
 
-    fn bestmove(&self, d: &Decision) -> String {
-        match (d.best, d.ponder) {
+    fn bestmove(&self, d: &Decision) -> Vec<String> {
+        vec![match (d.best, d.ponder) {
             (None, _) => "bestmove (none)".to_string(),
             (Some(b), None) => format!("bestmove {b}"),
             (Some(b), Some(p)) => format!("bestmove {b} ponder {p}"),
-        }
+        }]
     }
 
-    fn stray_stop(&self) -> Option<String> {
-        None
-    }
-
-    fn bye(&self) -> Option<String> {
-        None
-    }
-
-    fn pophash(&self, p: Option<&ProbeInfo>) -> String {
-        match p {
+    fn pophash(&self, p: Option<&ProbeInfo>) -> Option<String> {
+        Some(match p {
             None => "info string pophash: not in the hash table".to_string(),
             Some(p) => format!(
                 "info string pophash bestmove {} score {} bound {:?} depth {}",
@@ -210,7 +131,21 @@ impl Dialect for Uci {
                 p.bound,
                 p.depth
             ),
-        }
+        })
+    }
+}
+
+impl Dialect for Uci {
+    fn parse(&self, line: &str, _opts: &Options) -> Result<Command, String> {
+        let (Some(cmd), mut w) = Words::command(line) else { return Ok(Command::Empty) };
+        Ok(match cmd {
+            "uci" => bare(cmd, &w, Command::Hello)?,
+            "ucinewgame" => Command::NewGame,
+            "setoption" => parse_setoption(&mut w)?,
+            "go" => parse_go(&mut w, go_word)?,
+            "ponderhit" => bare(cmd, &w, Command::PonderHit { draw: false })?,
+            _ => parse_shared(cmd, &mut w)?,
+        })
     }
 }
 
@@ -260,7 +195,7 @@ mod tests {
 
     #[test]
     fn replies() {
-        assert_eq!(Uci.bestmove(&Decision { best: None, ponder: None, draw: true, resign: true }), "bestmove (none)");
+        assert_eq!(Uci.bestmove(&Decision { best: None, ponder: None, draw: true, resign: true }), ["bestmove (none)"]);
         let i = Info {
             depth: 3,
             seldepth: 5,
@@ -274,7 +209,7 @@ mod tests {
             pv: vec![Move::parse("h2e2").unwrap()],
         };
         assert_eq!(
-            Uci.info(&i),
+            Uci.info(&i).unwrap(),
             "info depth 3 seldepth 5 multipv 2 score mate -2 upperbound nodes 10 nps 100 hashfull 0 time 100 pv h2e2"
         );
     }
