@@ -97,44 +97,22 @@ fn commands_while_thinking() {
 
 #[test]
 fn ponder_then_ponderhit() {
-    let mut e = ucci();
-    e.send("position startpos moves h2e2");
-    e.send("go ponder time 2 increment 0");
-    e.silent_for(Duration::from_millis(400), "pondering");
-    // After ponderhit the 2 s clock ends the search by itself; no stop is sent.
-    e.send("ponderhit");
-    let (best, _) = e.search_end();
-    assert!(best.starts_with("bestmove "), "{best}");
+    scenario::ponder_then_ponderhit(&mut ucci(), "position startpos moves h2e2", "go ponder time 2 increment 0");
 }
 
 #[test]
 fn ponder_then_stop_then_new_position() {
-    let mut e = ucci();
-    e.send("position startpos moves h2e2");
-    e.send("go ponder time 60");
-    e.silent_for(Duration::from_millis(300), "pondering");
-    e.send("stop");
-    e.search_end();
-    e.send("position startpos moves h2e2 b9c7");
-    e.send("go depth 2");
-    let (best, _) = e.search_end();
-    let mut pos = Position::from_fen("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1").unwrap();
-    for m in ["h2e2", "b9c7"] {
-        pos.make_move(chuhe::board::Move::parse(m).unwrap());
-    }
-    assert!(pos.is_legal(best_of(&best)), "{best}");
+    scenario::ponder_then_stop_then_new_position(&mut ucci(), "position startpos moves h2e2", "go ponder time 60");
 }
 
 #[test]
 fn draw_offers_are_accepted_only_when_worse() {
     let mut e = ucci();
     e.send(&format!("position fen {WINNING_FEN}"));
-    e.send("go draw depth 3");
-    let (best, _) = e.search_end();
+    let best = e.go("go draw depth 3");
     assert!(!best.contains("draw"), "accepted a draw when winning: {best}");
     e.send(&format!("position fen {MATED_IN_ONE_FEN}"));
-    e.send("go draw depth 3");
-    let (best, _) = e.search_end();
+    let best = e.go("go draw depth 3");
     assert!(best.ends_with(" draw"), "lost position, draw offered: {best}");
     // ponderhit draw: the offer comes with the ponderhit.
     e.send("go ponder depth 3");
@@ -143,8 +121,7 @@ fn draw_offers_are_accepted_only_when_worse() {
     let (best, _) = e.search_end();
     assert!(best.ends_with(" draw"), "{best}");
     // The offer lasted one search only.
-    e.send("go depth 3");
-    let (best, _) = e.search_end();
+    let best = e.go("go depth 3");
     assert!(!best.contains("draw"), "{best}");
 }
 
@@ -152,20 +129,16 @@ fn draw_offers_are_accepted_only_when_worse() {
 fn resigns_only_after_two_hopeless_searches() {
     let mut e = ucci();
     e.send(&format!("position fen {MATED_IN_ONE_FEN}"));
-    e.send("go depth 3");
-    let (first, _) = e.search_end();
+    let first = e.go("go depth 3");
     assert!(!first.contains("resign"), "{first}");
-    e.send("go depth 3");
-    let (second, _) = e.search_end();
+    let second = e.go("go depth 3");
     assert!(second.ends_with(" resign"), "{second}");
     e.ask("setoption newgame");
-    e.send("go depth 3");
-    let (third, _) = e.search_end();
+    let third = e.go("go depth 3");
     assert!(!third.contains("resign"), "newgame resets the history: {third}");
     e.send("position startpos");
     for _ in 0..2 {
-        e.send("go depth 2");
-        let (b, _) = e.search_end();
+        let b = e.go("go depth 2");
         assert!(!b.contains("resign"), "{b}");
     }
 }
@@ -219,19 +192,13 @@ fn no_legal_move_gives_nobestmove() {
 #[test]
 fn go_before_position_searches_the_start() {
     let mut e = ucci();
-    e.send("go depth 2");
-    let (best, _) = e.search_end();
+    let best = e.go("go depth 2");
     assert!(Position::startpos().is_legal(best_of(&best)), "{best}");
 }
 
 #[test]
 fn eof_while_thinking_exits_promptly() {
-    let mut e = ucci();
-    e.send("go infinite");
-    std::thread::sleep(Duration::from_millis(200));
-    e.close_stdin();
-    let status = e.wait_exit(WAIT).expect("exits on EOF");
-    assert!(status.success());
+    scenario::eof_while_thinking_exits(&mut ucci());
 }
 
 #[test]
@@ -307,8 +274,7 @@ fn bad_commands_and_numbers_get_one_error_line() {
 fn negative_and_huge_times() {
     let mut e = ucci();
     // A negative clock gives a minimal think that ends by itself.
-    e.send("go time -5 increment -1");
-    let (best, _) = e.search_end();
+    let best = e.go("go time -5 increment -1");
     assert!(best.starts_with("bestmove "), "{best}");
     e.send("go time 999999999999999999999999 increment 99999999999999 opptime 1e300");
     std::thread::sleep(Duration::from_millis(200));
@@ -345,8 +311,7 @@ fn ten_thousand_move_position() {
     assert!(errors(&lines).is_empty(), "{lines:?}");
     let d = e.ask("d");
     assert!(d.contains(&"moves since the FEN 10000".to_string()), "{d:?}");
-    e.send("go depth 2");
-    let (best, _) = e.search_end();
+    let best = e.go("go depth 2");
     assert!(Position::startpos().is_legal(best_of(&best)), "{best}");
     // An illegal move at the very end: reported with its index, nothing applied.
     let bad = format!("position startpos moves {} a0a9", shuffle_moves(10_000));

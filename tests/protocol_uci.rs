@@ -3,7 +3,7 @@
 
 mod common;
 
-use chuhe::board::{Move, Position};
+use chuhe::board::Position;
 use common::*;
 use std::time::{Duration, Instant};
 
@@ -77,8 +77,7 @@ fn movetime_is_respected() {
     // The whole move time less the 30 ms default Move Overhead is used (a lower bound holds on
     // any machine); ignoring the move time, depth 100 would never end.
     let t = Instant::now();
-    e.send("go movetime 300 depth 100");
-    let (best, _) = e.search_end();
+    let best = e.go("go movetime 300 depth 100");
     assert!(best.starts_with("bestmove "), "{best}");
     assert!(t.elapsed() >= Duration::from_millis(300 - 30), "{:?}", t.elapsed());
 }
@@ -106,31 +105,14 @@ fn stop_ends_infinite_and_info_lines() {
 fn ponder_then_ponderhit() {
     let mut e = uci();
     e.ask("setoption name Ponder value true");
-    e.send("position startpos moves h2e2 h9g7");
-    e.send("go ponder wtime 2000 btime 2000");
-    e.silent_for(Duration::from_millis(400), "pondering");
-    // After ponderhit the 2 s clock ends the search by itself; no stop is sent.
-    e.send("ponderhit");
-    let (best, _) = e.search_end();
-    assert!(best.starts_with("bestmove "), "{best}");
+    scenario::ponder_then_ponderhit(&mut e, "position startpos moves h2e2 h9g7", "go ponder wtime 2000 btime 2000");
 }
 
 #[test]
 fn ponder_then_stop_then_new_position() {
     let mut e = uci();
-    e.send("position startpos moves h2e2 h9g7");
-    e.send("go ponder wtime 60000 btime 60000");
-    e.silent_for(Duration::from_millis(300), "pondering");
-    e.send("stop");
-    let (best, _) = e.search_end();
-    assert!(best.starts_with("bestmove "), "{best}");
-    e.send("position startpos moves h2e2 b9c7");
-    e.send("go depth 2");
-    let (best, _) = e.search_end();
-    let mut pos = Position::startpos();
-    pos.make_move(Move::parse("h2e2").unwrap());
-    pos.make_move(Move::parse("b9c7").unwrap());
-    assert!(pos.is_legal(best_of(&best)), "{best}");
+    let go = "go ponder wtime 60000 btime 60000";
+    scenario::ponder_then_stop_then_new_position(&mut e, "position startpos moves h2e2 h9g7", go);
     assert!(e.ask("ponderhit").iter().all(|l| l.starts_with("info string error:")));
 }
 
@@ -181,11 +163,7 @@ fn mate_search_and_no_legal_move() {
 
 #[test]
 fn eof_while_thinking_exits_promptly() {
-    let mut e = uci();
-    e.send("go infinite");
-    std::thread::sleep(Duration::from_millis(200));
-    e.close_stdin();
-    assert!(e.wait_exit(WAIT).expect("exits on EOF").success());
+    scenario::eof_while_thinking_exits(&mut uci());
 }
 
 #[test]
@@ -242,8 +220,7 @@ fn crlf_empty_lines_and_a_long_game_line() {
     e.send_raw(line.as_bytes());
     let lines = e.sync();
     assert!(errors(&lines).is_empty(), "{lines:?}");
-    e.send("go depth 2");
-    let (best, _) = e.search_end();
+    let best = e.go("go depth 2");
     assert!(Position::startpos().is_legal(best_of(&best)), "{best}");
 }
 

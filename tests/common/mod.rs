@@ -122,6 +122,12 @@ impl Engine {
         (last, lines)
     }
 
+    /// Sends a `go` line and returns the `bestmove`/`nobestmove` line ending that search.
+    pub fn go(&mut self, line: &str) -> String {
+        self.send(line);
+        self.search_end().0
+    }
+
     /// Sends `isready` and returns the lines before `readyok`.
     pub fn sync(&mut self) -> Vec<String> {
         self.send("isready");
@@ -247,4 +253,45 @@ pub fn play_clock_game(
         }
     }
     used
+}
+
+/// Scenarios both UCCI and UCI run, each with its own `position` and `go` words.
+pub mod scenario {
+    use super::*;
+
+    /// A pondering search stays silent, and after `ponderhit` its clock ends it by itself.
+    pub fn ponder_then_ponderhit(e: &mut Engine, position: &str, go_ponder: &str) {
+        e.send(position);
+        e.send(go_ponder);
+        e.silent_for(Duration::from_millis(400), "pondering");
+        // No stop is sent: a clock that never applied would fail the wait after WAIT.
+        e.send("ponderhit");
+        let (best, _) = e.search_end();
+        assert!(best.starts_with("bestmove "), "{best}");
+    }
+
+    /// `stop` ends a pondering search with a move, and the next position searches normally.
+    pub fn ponder_then_stop_then_new_position(e: &mut Engine, position: &str, go_ponder: &str) {
+        e.send(position);
+        e.send(go_ponder);
+        e.silent_for(Duration::from_millis(300), "pondering");
+        e.send("stop");
+        let (best, _) = e.search_end();
+        assert!(best.starts_with("bestmove "), "{best}");
+        e.send("position startpos moves h2e2 b9c7");
+        let best = e.go("go depth 2");
+        let mut pos = Position::startpos();
+        for m in ["h2e2", "b9c7"] {
+            pos.make_move(Move::parse(m).unwrap());
+        }
+        assert!(pos.is_legal(best_of(&best)), "{best}");
+    }
+
+    /// The end of input while thinking ends the process with status 0.
+    pub fn eof_while_thinking_exits(e: &mut Engine) {
+        e.send("go infinite");
+        std::thread::sleep(Duration::from_millis(200));
+        e.close_stdin();
+        assert!(e.wait_exit(WAIT).expect("exits on EOF").success());
+    }
 }
