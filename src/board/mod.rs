@@ -14,5 +14,5 @@ pub mod zobrist;
 pub use fen::{FenError, START_FEN};
 pub use mv::{Move, MoveList, MoveParseError, MAX_MOVES};
 pub use piece::{Color, Piece, PieceKind};
-pub use position::{Position, Undo};
+pub use position::{PieceId, Position, Undo};
 pub use square::Square;
