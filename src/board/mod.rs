@@ -11,7 +11,7 @@ mod square;
 pub mod tables;
 pub mod zobrist;
 
-pub use fen::{FenError, START_FEN};
+pub use fen::{FenError, FenParseError, PositionError, START_FEN};
 pub use mv::{Move, MoveList, MoveParseError, MAX_MOVES};
 pub use piece::{Color, Piece, PieceKind};
 pub use position::{PieceId, Position, Undo};
