@@ -51,9 +51,10 @@ impl<const CAPTURES: bool> Sink<'_, CAPTURES> {
         self.cells[t as usize] == EMPTY
     }
 
+    /// One step along each of `dirs` that stays inside the palace.
     #[inline(always)]
-    fn gen_king(&mut self, from: Square) {
-        for d in ORTHO {
+    fn palace_steps(&mut self, from: Square, dirs: [i16; 4]) {
+        for d in dirs {
             let t = from.0 as i16 + d;
             if in_palace(Square(t as u8), self.us) {
                 self.step(from, t);
@@ -62,13 +63,13 @@ impl<const CAPTURES: bool> Sink<'_, CAPTURES> {
     }
 
     #[inline(always)]
+    fn gen_king(&mut self, from: Square) {
+        self.palace_steps(from, ORTHO);
+    }
+
+    #[inline(always)]
     fn gen_advisor(&mut self, from: Square) {
-        for d in DIAG {
-            let t = from.0 as i16 + d;
-            if in_palace(Square(t as u8), self.us) {
-                self.step(from, t);
-            }
-        }
+        self.palace_steps(from, DIAG);
     }
 
     #[inline(always)]

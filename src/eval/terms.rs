@@ -1,6 +1,7 @@
-//! The evaluation terms: one function per piece kind (its material, squares and its own
-//! terms, returning its attack units on the enemy king), then king safety and tempo. Every
-//! term is a (midgame, endgame) pair, Red minus Black; `mod.rs` blends them by the phase.
+//! The evaluation terms: every piece's material, square and phase weight, one function per
+//! kind for its own terms (returning its attack units on the enemy king), then king safety
+//! and tempo. Every term is a (midgame, endgame) pair, Red minus Black; `mod.rs` blends
+//! them by the phase.
 
 use super::pst::{material, square_bonus};
 use crate::board::tables::{HORSE, ORTHO};
@@ -111,13 +112,6 @@ impl Side {
     fn rank(&self, sq: Square) -> usize {
         (if self.color == Color::Red { sq.rank() } else { 9 - sq.rank() }) as usize
     }
-
-    /// Material and piece-square value of a `kind` on `sq`.
-    #[inline(always)]
-    fn base(&self, s: &mut Scores, kind: PieceKind, sq: Square) {
-        s.add(MATERIAL_T, self.sign, material(kind));
-        s.add(PST_T, self.sign, square_bonus(self.color, kind, sq));
-    }
 }
 
 /// Whether `sq` is on files c..g, the ones next to the palace.
@@ -145,11 +139,16 @@ pub(crate) fn compute(pos: &Position) -> Scores {
             own_pawn_files: pawn_files[color.index()],
             any_pawn_files: pawn_files[0] | pawn_files[1],
         };
-        king_and_guards(pos, &side, &mut s);
-        attack_units[color.opp().index()] += horses(pos, &side, &mut s)
-            + rooks(pos, &side, &mut s)
-            + cannons(pos, &side, &mut s)
-            + pawns(pos, &side, &mut s);
+        // King, advisors and elephants have no terms of their own: the guards count in
+        // king safety.
+        let none = |_: &Position, _: &Side, _: Square, _: &mut Scores| 0;
+        attack_units[color.opp().index()] += each_piece(pos, &side, &mut s, PieceKind::King, none)
+            + each_piece(pos, &side, &mut s, PieceKind::Advisor, none)
+            + each_piece(pos, &side, &mut s, PieceKind::Elephant, none)
+            + each_piece(pos, &side, &mut s, PieceKind::Horse, horse)
+            + each_piece(pos, &side, &mut s, PieceKind::Rook, rook)
+            + each_piece(pos, &side, &mut s, PieceKind::Cannon, cannon)
+            + each_piece(pos, &side, &mut s, PieceKind::Pawn, pawn);
     }
     for color in [Color::Red, Color::Black] {
         king_safety(pos, color, attack_units[color.index()], &mut s);
@@ -160,104 +159,115 @@ pub(crate) fn compute(pos: &Position) -> Scores {
     s
 }
 
-/// King, advisors and elephants: material and squares (the guards count in king safety).
-fn king_and_guards(pos: &Position, side: &Side, s: &mut Scores) {
-    for kind in [PieceKind::King, PieceKind::Advisor, PieceKind::Elephant] {
-        for sq in pos.squares_of(side.color, kind) {
-            side.base(s, kind, sq);
-        }
+/// Phase weight of one piece of `kind`.
+#[inline(always)]
+const fn phase_weight(kind: PieceKind) -> i32 {
+    match kind {
+        PieceKind::Rook => ROOK_PHASE,
+        PieceKind::Horse | PieceKind::Cannon => MINOR_PHASE,
+        _ => 0,
     }
 }
 
-/// Horses: mobility, blocked legs; attack units when across the river near the palace.
-fn horses(pos: &Position, side: &Side, s: &mut Scores) -> i32 {
-    let them = side.color.opp();
+/// Scores every `kind` piece of `side`: material, square, phase, then `terms` (the kind's
+/// own terms, returning its attack units on the enemy king). Returns the units.
+#[inline(always)]
+fn each_piece(
+    pos: &Position,
+    side: &Side,
+    s: &mut Scores,
+    kind: PieceKind,
+    terms: impl Fn(&Position, &Side, Square, &mut Scores) -> i32,
+) -> i32 {
     let mut units = 0;
-    for sq in pos.squares_of(side.color, PieceKind::Horse) {
-        side.base(s, PieceKind::Horse, sq);
-        s.phase += MINOR_PHASE;
-        let (mut mobility, mut blocked) = (0, 0);
-        for (leg, jumps) in HORSE {
-            if pos.is_empty(sq.offset(leg)) {
-                for j in jumps {
-                    let t = sq.offset(j);
-                    if pos.is_empty(t) || pos.has_piece_of(t, them) {
-                        mobility += 1;
-                    }
-                }
-            } else {
-                blocked += 1;
-            }
-        }
-        s.add(HORSE_MOB_T, side.sign, scaled(HORSE_MOBILITY, mobility - HORSE_MOBILITY_BASE));
-        s.add(HORSE_LEG_T, side.sign, scaled(HORSE_BLOCKED_LEG, blocked));
-        if side.rank(sq) >= 5 && near_palace_file(sq) {
-            units += HORSE_ATTACK_UNITS;
-        }
+    for sq in pos.squares_of(side.color, kind) {
+        s.add(MATERIAL_T, side.sign, material(kind));
+        s.add(PST_T, side.sign, square_bonus(side.color, kind, sq));
+        s.phase += phase_weight(kind);
+        units += terms(pos, side, sq, s);
     }
     units
 }
 
-/// Rooks: mobility, open and half-open files; attack units across the river or on the
+/// A horse: mobility and blocked legs; attack units across the river near the palace.
+#[inline]
+fn horse(pos: &Position, side: &Side, sq: Square, s: &mut Scores) -> i32 {
+    let them = side.color.opp();
+    let (mut mobility, mut blocked) = (0, 0);
+    for (leg, jumps) in HORSE {
+        if pos.is_empty(sq.offset(leg)) {
+            for j in jumps {
+                let t = sq.offset(j);
+                if pos.is_empty(t) || pos.has_piece_of(t, them) {
+                    mobility += 1;
+                }
+            }
+        } else {
+            blocked += 1;
+        }
+    }
+    s.add(HORSE_MOB_T, side.sign, scaled(HORSE_MOBILITY, mobility - HORSE_MOBILITY_BASE));
+    s.add(HORSE_LEG_T, side.sign, scaled(HORSE_BLOCKED_LEG, blocked));
+    if side.rank(sq) >= 5 && near_palace_file(sq) {
+        HORSE_ATTACK_UNITS
+    } else {
+        0
+    }
+}
+
+/// A rook: mobility, open and half-open files; attack units across the river or on the
 /// palace files.
-fn rooks(pos: &Position, side: &Side, s: &mut Scores) -> i32 {
-    let them = side.color.opp();
-    let mut units = 0;
-    for sq in pos.squares_of(side.color, PieceKind::Rook) {
-        side.base(s, PieceKind::Rook, sq);
-        s.phase += ROOK_PHASE;
-        let mut mobility = 0;
-        for d in ORTHO {
-            let mut t = sq.offset(d);
-            while pos.is_empty(t) {
-                mobility += 1;
-                t = t.offset(d);
-            }
-            if pos.has_piece_of(t, them) {
-                mobility += 1;
-            }
+#[inline]
+fn rook(pos: &Position, side: &Side, sq: Square, s: &mut Scores) -> i32 {
+    let mut mobility = 0;
+    for d in ORTHO {
+        let mut t = sq.offset(d);
+        while pos.is_empty(t) {
+            mobility += 1;
+            t = t.offset(d);
         }
-        s.add(ROOK_MOB_T, side.sign, scaled(ROOK_MOBILITY, mobility - ROOK_MOBILITY_BASE));
-        let file = sq.file();
-        let bit = 1u16 << file;
-        if side.any_pawn_files & bit == 0 {
-            s.add(ROOK_FILE_T, side.sign, ROOK_OPEN_FILE);
-        } else if side.own_pawn_files & bit == 0 {
-            s.add(ROOK_FILE_T, side.sign, ROOK_HALF_OPEN_FILE);
-        }
-        if side.rank(sq) >= 5 || (3..=5).contains(&file) {
-            units += ROOK_ATTACK_UNITS;
+        if pos.has_piece_of(t, side.color.opp()) {
+            mobility += 1;
         }
     }
-    units
+    s.add(ROOK_MOB_T, side.sign, scaled(ROOK_MOBILITY, mobility - ROOK_MOBILITY_BASE));
+    let file = sq.file();
+    let bit = 1u16 << file;
+    if side.any_pawn_files & bit == 0 {
+        s.add(ROOK_FILE_T, side.sign, ROOK_OPEN_FILE);
+    } else if side.own_pawn_files & bit == 0 {
+        s.add(ROOK_FILE_T, side.sign, ROOK_HALF_OPEN_FILE);
+    }
+    if side.rank(sq) >= 5 || (3..=5).contains(&file) {
+        ROOK_ATTACK_UNITS
+    } else {
+        0
+    }
 }
 
-/// Cannons: aimed at the enemy king (see `CANNON_AIMED`); attack units across the river or
-/// on the king's file.
-fn cannons(pos: &Position, side: &Side, s: &mut Scores) -> i32 {
+/// A cannon: aimed at the enemy king (see `CANNON_AIMED`); attack units across the river
+/// or on the king's file.
+#[inline]
+fn cannon(pos: &Position, side: &Side, sq: Square, s: &mut Scores) -> i32 {
     let ek = side.enemy_king;
-    let mut units = 0;
-    for sq in pos.squares_of(side.color, PieceKind::Cannon) {
-        side.base(s, PieceKind::Cannon, sq);
-        s.phase += MINOR_PHASE;
-        if let Some(d) = line_step(sq, ek) {
-            let mut between = 0;
-            let mut t = sq.offset(d);
-            while t != ek && between < 3 {
-                if !pos.is_empty(t) {
-                    between += 1;
-                }
-                t = t.offset(d);
+    if let Some(d) = line_step(sq, ek) {
+        let mut between = 0;
+        let mut t = sq.offset(d);
+        while t != ek && between < 3 {
+            if !pos.is_empty(t) {
+                between += 1;
             }
-            if between < 3 {
-                s.add(CANNON_T, side.sign, CANNON_AIMED[between]);
-            }
+            t = t.offset(d);
         }
-        if side.rank(sq) >= 5 || sq.file() == ek.file() {
-            units += CANNON_ATTACK_UNITS;
+        if between < 3 {
+            s.add(CANNON_T, side.sign, CANNON_AIMED[between]);
         }
     }
-    units
+    if side.rank(sq) >= 5 || sq.file() == ek.file() {
+        CANNON_ATTACK_UNITS
+    } else {
+        0
+    }
 }
 
 /// The mailbox step from `from` towards `to` when they share a file or rank.
@@ -272,26 +282,24 @@ fn line_step(from: Square, to: Square) -> Option<i16> {
     }
 }
 
-/// Pawns: material, and for crossed pawns advancement (more near the palace centre) and
-/// attack units near the palace.
-fn pawns(pos: &Position, side: &Side, s: &mut Scores) -> i32 {
-    let mut units = 0;
-    for sq in pos.squares_of(side.color, PieceKind::Pawn) {
-        side.base(s, PieceKind::Pawn, sq);
-        let rr = side.rank(sq);
-        if rr < 5 {
-            continue;
-        }
-        s.add(PAWN_T, side.sign, (PAWN_RANK_MG[rr], PAWN_RANK_EG[rr]));
-        let near_king = (6..=8).contains(&rr);
-        if near_king && (3..=5).contains(&sq.file()) {
-            s.add(PAWN_T, side.sign, PAWN_CENTRAL);
-        }
-        if near_king && near_palace_file(sq) {
-            units += PAWN_ATTACK_UNITS;
-        }
+/// A pawn across the river: advancement (more near the palace centre) and attack units
+/// near the palace.
+#[inline]
+fn pawn(_: &Position, side: &Side, sq: Square, s: &mut Scores) -> i32 {
+    let rr = side.rank(sq);
+    if rr < 5 {
+        return 0;
     }
-    units
+    s.add(PAWN_T, side.sign, (PAWN_RANK_MG[rr], PAWN_RANK_EG[rr]));
+    let near_king = (6..=8).contains(&rr);
+    if near_king && (3..=5).contains(&sq.file()) {
+        s.add(PAWN_T, side.sign, PAWN_CENTRAL);
+    }
+    if near_king && near_palace_file(sq) {
+        PAWN_ATTACK_UNITS
+    } else {
+        0
+    }
 }
 
 /// The attacks on `color`'s king, worse for every missing advisor or elephant, and halved
