@@ -1,19 +1,27 @@
-//! Attack detection on the king's square, on the real board or on the board as it would be
-//! after a move (without making it), which is what the legality test and `gives_check` use.
+//! Attack detection, once for every caller: is a king's square attacked (on the real board,
+//! or on the board as it would be after a move, without making it: the legality test and
+//! `gives_check`), and could a side capture on a square (the search's "is it defended").
 
 use super::mv::Move;
 use super::piece::{Color, PieceKind};
 use super::position::{cell_kind, side_bit, Position, EMPTY, OFF};
 use super::square::Square;
-use super::tables::{forward, own_half, HORSE_ATTACK, ORTHO};
+use super::tables::{forward, in_palace, own_half, DIAG, HORSE_ATTACK, ON_BOARD, ORTHO};
 
-const ROOK: usize = PieceKind::Rook as usize;
-const CANNON: usize = PieceKind::Cannon as usize;
-const HORSE: usize = PieceKind::Horse as usize;
-const PAWN: usize = PieceKind::Pawn as usize;
-const KING: usize = PieceKind::King as usize;
+/// Read access to the cells: the board itself, or a view of it after a move.
+trait Cells: Copy {
+    /// The cell value at padded index `sq`.
+    fn at(self, sq: i16) -> u8;
+}
 
-/// The board seen as if a piece had moved `from` → `to` (a no-op view when both are 0).
+impl Cells for &[u8; 256] {
+    #[inline(always)]
+    fn at(self, sq: i16) -> u8 {
+        self[sq as u8 as usize]
+    }
+}
+
+/// The board seen as if a piece had moved `from` → `to`.
 #[derive(Clone, Copy)]
 struct View<'a> {
     cells: &'a [u8; 256],
@@ -22,9 +30,9 @@ struct View<'a> {
     moving: u8,
 }
 
-impl View<'_> {
+impl Cells for View<'_> {
     #[inline(always)]
-    fn at(&self, sq: i16) -> u8 {
+    fn at(self, sq: i16) -> u8 {
         let s = sq as u8;
         if s == self.to {
             self.moving
@@ -36,71 +44,90 @@ impl View<'_> {
     }
 }
 
+/// Whether a piece of `by` attacks the point `sq` in `v`. With `ANY_PIECE` false, `sq` is a
+/// king's square: the enemy king counts along an open file ("flying general"), advisors and
+/// elephants never reach it. With `ANY_PIECE` true it is any point: every kind counts as it
+/// captures (the king one step inside its palace), pins ignored.
+#[inline(always)]
+fn attacked<const ANY_PIECE: bool>(v: impl Cells, sq: Square, by: Color) -> bool {
+    let eb = side_bit(by);
+    let k = sq.0 as i16;
+    let is = |cell: u8, kind: PieceKind| cell & eb != 0 && cell_kind(cell) == kind;
+    let king_steps_in = ANY_PIECE && in_palace(sq, by);
+    for (i, d) in ORTHO.into_iter().enumerate() {
+        let mut s = k + d;
+        let mut c = v.at(s);
+        if king_steps_in && in_palace(Square(s as u8), by) && is(c, PieceKind::King) {
+            return true;
+        }
+        while c == EMPTY {
+            s += d;
+            c = v.at(s);
+        }
+        if c == OFF {
+            continue;
+        }
+        if is(c, PieceKind::Rook) || (!ANY_PIECE && i >= 2 && is(c, PieceKind::King)) {
+            return true;
+        }
+        s += d;
+        c = v.at(s);
+        while c == EMPTY {
+            s += d;
+            c = v.at(s);
+        }
+        if is(c, PieceKind::Cannon) {
+            return true;
+        }
+    }
+    for (diag, horses) in HORSE_ATTACK {
+        if v.at(k + diag) == EMPTY && horses.iter().any(|&h| is(v.at(k + h), PieceKind::Horse)) {
+            return true;
+        }
+    }
+    // A pawn of `by` attacks forward, and sideways once across the river.
+    if is(v.at(k - forward(by)), PieceKind::Pawn) {
+        return true;
+    }
+    if !own_half(sq, by) && (is(v.at(k + 1), PieceKind::Pawn) || is(v.at(k - 1), PieceKind::Pawn)) {
+        return true;
+    }
+    ANY_PIECE && guard_attacks(v, sq, by)
+}
+
+/// Whether an advisor or elephant of `by` could capture on `sq`.
+#[inline(always)]
+fn guard_attacks(v: impl Cells, sq: Square, by: Color) -> bool {
+    let eb = side_bit(by);
+    let k = sq.0 as i16;
+    let is = |cell: u8, kind: PieceKind| cell & eb != 0 && cell_kind(cell) == kind;
+    if in_palace(sq, by) && DIAG.iter().any(|&d| is(v.at(k + d), PieceKind::Advisor)) {
+        return true;
+    }
+    own_half(sq, by)
+        && DIAG.iter().any(|&d| {
+            let t = k + 2 * d;
+            ON_BOARD[t as u8 as usize] && v.at(k + d) == EMPTY && is(v.at(t), PieceKind::Elephant)
+        })
+}
+
 impl Position {
     #[inline(always)]
     fn view_after(&self, m: Move) -> View<'_> {
         View { cells: &self.cells, from: m.from().0, to: m.to().0, moving: self.cells[m.from().index()] }
     }
 
-    #[inline(always)]
-    fn view_now(&self) -> View<'_> {
-        // Square 0 is in the margin, so the substitutions never touch the board.
-        View { cells: &self.cells, from: 0, to: 0, moving: OFF }
-    }
-
-    /// Whether the point `ksq` (a king's square) is attacked by `by` in view `v`,
-    /// counting the enemy king along an open file ("flying general").
-    #[inline(always)]
-    fn king_square_attacked(v: View<'_>, ksq: Square, by: Color) -> bool {
-        let eb = side_bit(by);
-        let k = ksq.0 as i16;
-        let is = |cell: u8, kind: usize| cell & eb != 0 && cell_kind(cell) == kind;
-        for (i, d) in ORTHO.into_iter().enumerate() {
-            let mut s = k + d;
-            let mut c = v.at(s);
-            while c == EMPTY {
-                s += d;
-                c = v.at(s);
-            }
-            if c == OFF {
-                continue;
-            }
-            if is(c, ROOK) || (i >= 2 && is(c, KING)) {
-                return true;
-            }
-            s += d;
-            c = v.at(s);
-            while c == EMPTY {
-                s += d;
-                c = v.at(s);
-            }
-            if is(c, CANNON) {
-                return true;
-            }
-        }
-        for (diag, horses) in HORSE_ATTACK {
-            if v.at(k + diag) == EMPTY {
-                for h in horses {
-                    if is(v.at(k + h), HORSE) {
-                        return true;
-                    }
-                }
-            }
-        }
-        // A pawn of `by` attacks forward, and sideways once across the river.
-        if is(v.at(k - forward(by)), PAWN) {
-            return true;
-        }
-        if !own_half(ksq, by) && (is(v.at(k + 1), PAWN) || is(v.at(k - 1), PAWN)) {
-            return true;
-        }
-        false
+    /// Whether a piece of `by` could capture on `sq` (pins ignored): the "is it defended"
+    /// half of a static exchange test.
+    #[inline]
+    pub fn attacked_by(&self, sq: Square, by: Color) -> bool {
+        attacked::<true>(&self.cells, sq, by)
     }
 
     /// Whether `color`'s king is attacked (by any piece, or the facing enemy king).
     #[inline]
     pub fn king_attacked(&self, color: Color) -> bool {
-        Self::king_square_attacked(self.view_now(), self.king_square(color), color.opp())
+        attacked::<false>(&self.cells, self.king_square(color), color.opp())
     }
 
     /// Whether the side to move is in check.
@@ -115,19 +142,40 @@ impl Position {
         let v = self.view_after(m);
         let own = self.side;
         let ksq = if m.from() == self.king_square(own) { m.to() } else { self.king_square(own) };
-        Self::king_square_attacked(v, ksq, own.opp())
+        attacked::<false>(v, ksq, own.opp())
     }
 
     /// Whether legal move `m` checks the opponent's king.
     #[inline]
     pub fn gives_check(&self, m: Move) -> bool {
         let them = self.side.opp();
-        Self::king_square_attacked(self.view_after(m), self.king_square(them), self.side)
+        attacked::<false>(self.view_after(m), self.king_square(them), self.side)
     }
+}
 
-    /// Whether `cell` at padded index `sq` is empty (helper for generators).
-    #[inline(always)]
-    pub(crate) fn is_empty(&self, sq: i16) -> bool {
-        self.cells[sq as usize] == EMPTY
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn attacked_by_counts_every_kind_as_it_captures() {
+        let sq = |s: &str| Square::parse(s).unwrap();
+        // Black's horse d8 defends e6 (its leg d7 is empty), not a5.
+        let pos = Position::from_fen("4k4/3n5/9/4p4/4R4/9/9/9/9/3K5 w - - 0 1").unwrap();
+        assert!(pos.attacked_by(sq("e6"), Color::Black));
+        assert!(!pos.attacked_by(sq("a5"), Color::Black));
+        // Cannon over a screen, pawn sideways across the river, king in its palace.
+        let pos = Position::from_fen("4k4/9/4c4/9/4P4/3pR4/9/9/9/3K5 w - - 0 1").unwrap();
+        let black = |s: &str| pos.attacked_by(sq(s), Color::Black);
+        let red = |s: &str| pos.attacked_by(sq(s), Color::Red);
+        assert!(black("e4") && black("c4") && black("d3") && black("e8"));
+        assert!(!black("b4") && !black("e2") && !black("d8"));
+        assert!(red("e6") && red("f5") && red("i4") && red("e1") && !red("a9") && !red("e7"));
+        // Advisors and elephants defend their own points; a king never flies to capture.
+        let pos = Position::from_fen("4k4/4a4/4b4/9/9/9/9/9/9/4K4 b - - 0 1").unwrap();
+        let black = |s: &str| pos.attacked_by(sq(s), Color::Black);
+        assert!(black("d9") && black("f7") && black("c5") && black("g5") && !black("e5") && !black("a7"));
+        let red = |s: &str| pos.attacked_by(sq(s), Color::Red);
+        assert!(red("e1") && !red("e4") && !red("e8"));
     }
 }

@@ -10,20 +10,266 @@ use std::fmt;
 /// The standard start position.
 pub const START_FEN: &str = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1";
 
-/// Why a FEN string was rejected: a one-line message naming the problem.
+/// Why FEN text could not be read as a placement, side to move and counters.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct FenError(pub String);
+pub enum FenParseError {
+    /// No fields at all.
+    Empty,
+    /// More than six fields (the count).
+    TooManyFields(usize),
+    /// A placement without ten ranks (the count).
+    RankCount(usize),
+    /// A `0` digit in a rank.
+    ZeroDigit {
+        /// The rank (0..9).
+        rank: u8,
+    },
+    /// A rank with more than nine files.
+    RankTooLong {
+        /// The rank (0..9).
+        rank: u8,
+    },
+    /// A rank with fewer than nine files.
+    RankTooShort {
+        /// The rank (0..9).
+        rank: u8,
+        /// How many files it has.
+        files: u32,
+    },
+    /// A character that is neither a digit nor a piece letter.
+    BadLetter {
+        /// The rank (0..9).
+        rank: u8,
+        /// The character.
+        letter: char,
+    },
+    /// A side to move other than w, r or b (its first 8 characters).
+    BadSide(String),
+    /// A move counter that is not a number from 0 to 65535.
+    BadNumber {
+        /// "ply count" or "move number".
+        field: &'static str,
+        /// The field's first 8 characters.
+        text: String,
+    },
+}
 
-impl fmt::Display for FenError {
+impl fmt::Display for FenParseError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "invalid FEN: {}", self.0)
+        match self {
+            FenParseError::Empty => write!(f, "empty FEN"),
+            FenParseError::TooManyFields(n) => write!(f, "too many fields ({n}, at most 6)"),
+            FenParseError::RankCount(n) => write!(f, "{n} ranks, expected 10"),
+            FenParseError::ZeroDigit { rank } => write!(f, "digit 0 in rank {rank}"),
+            FenParseError::RankTooLong { rank } => write!(f, "rank {rank} has more than 9 files"),
+            FenParseError::RankTooShort { rank, files } => write!(f, "rank {rank} has {files} files, expected 9"),
+            FenParseError::BadLetter { rank, letter } => {
+                write!(f, "unknown piece letter '{}' in rank {rank}", letter.escape_debug())
+            }
+            FenParseError::BadSide(text) => write!(f, "side to move '{text}', expected w, r or b"),
+            FenParseError::BadNumber { field, text } => write!(f, "{field} '{text}' is not a number from 0 to 65535"),
+        }
     }
 }
 
-impl std::error::Error for FenError {}
+impl std::error::Error for FenParseError {}
 
-fn err<T>(msg: impl Into<String>) -> Result<T, FenError> {
-    Err(FenError(msg.into()))
+/// Why a parsed position cannot arise in a game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PositionError {
+    /// More pieces of a kind than the set holds.
+    TooMany {
+        /// Whose pieces.
+        color: Color,
+        /// Which kind.
+        kind: PieceKind,
+    },
+    /// A piece on a point it can never reach (a king outside its palace, an advisor off the
+    /// palace diagonals, an elephant off its seven points, a pawn behind its start).
+    Unreachable {
+        /// Whose piece.
+        color: Color,
+        /// Which kind.
+        kind: PieceKind,
+        /// Where it stands.
+        square: Square,
+    },
+    /// A side without its king.
+    MissingKing(Color),
+    /// The kings face each other on an open file.
+    KingsFacing,
+    /// The side not to move is in check (the given side is the one to move).
+    OpponentInCheck(Color),
+}
+
+impl fmt::Display for PositionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            PositionError::TooMany { color, kind } => {
+                let n = kind.set_count();
+                let plural = if n > 1 { "s" } else { "" };
+                write!(f, "{} has more than {n} {}{plural}; the set has {n}", color.name(), kind.name())
+            }
+            PositionError::Unreachable { color, kind, square } => {
+                write!(f, "{} {} on {square}, a point it can never reach", color.name(), kind.name())
+            }
+            PositionError::MissingKing(color) => write!(f, "{} king is missing", color.name()),
+            PositionError::KingsFacing => write!(f, "the kings face each other on an open file"),
+            PositionError::OpponentInCheck(side) => {
+                write!(f, "{} is in check but it is {} to move", side.opp().name(), side.name())
+            }
+        }
+    }
+}
+
+impl std::error::Error for PositionError {}
+
+/// Why `Position::from_fen` rejected a FEN: unreadable text, or an impossible position.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum FenError {
+    /// The text is not a FEN.
+    Parse(FenParseError),
+    /// The FEN is read but the position is illegal.
+    Position(PositionError),
+}
+
+impl fmt::Display for FenError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            FenError::Parse(e) => write!(f, "invalid FEN: {e}"),
+            FenError::Position(e) => write!(f, "invalid FEN: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for FenError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            FenError::Parse(e) => Some(e),
+            FenError::Position(e) => Some(e),
+        }
+    }
+}
+
+impl From<FenParseError> for FenError {
+    fn from(e: FenParseError) -> FenError {
+        FenError::Parse(e)
+    }
+}
+
+impl From<PositionError> for FenError {
+    fn from(e: PositionError) -> FenError {
+        FenError::Position(e)
+    }
+}
+
+/// FEN text read but not yet checked: pieces in text order, side to move, counters.
+struct ParsedFen {
+    pieces: Vec<(Square, Piece)>,
+    side: Color,
+    halfmove: u16,
+    fullmove: u16,
+}
+
+/// The first 8 characters of `text`, for an error message.
+fn shown(text: &str) -> String {
+    text.chars().take(8).collect()
+}
+
+impl ParsedFen {
+    /// Reads the fields of `fen` (the last four are optional).
+    fn parse(fen: &str) -> Result<ParsedFen, FenParseError> {
+        let fields: Vec<&str> = fen.split_whitespace().collect();
+        if fields.is_empty() {
+            return Err(FenParseError::Empty);
+        }
+        if fields.len() > 6 {
+            return Err(FenParseError::TooManyFields(fields.len()));
+        }
+        let pieces = Self::placement(fields[0])?;
+        let side = match fields.get(1).copied() {
+            None | Some("w") | Some("r") | Some("W") | Some("R") => Color::Red,
+            Some("b") | Some("B") => Color::Black,
+            Some(other) => return Err(FenParseError::BadSide(shown(other))),
+        };
+        let number = |idx: usize, field: &'static str, default: u16| match fields.get(idx) {
+            None => Ok(default),
+            Some(t) => t.parse::<u16>().map_err(|_| FenParseError::BadNumber { field, text: shown(t) }),
+        };
+        let halfmove = number(4, "ply count", 0)?;
+        let fullmove = number(5, "move number", 1)?.max(1);
+        Ok(ParsedFen { pieces, side, halfmove, fullmove })
+    }
+
+    /// Reads the placement field: ten ranks of nine files, rank 9 first.
+    fn placement(field: &str) -> Result<Vec<(Square, Piece)>, FenParseError> {
+        let ranks: Vec<&str> = field.split('/').collect();
+        if ranks.len() != 10 {
+            return Err(FenParseError::RankCount(ranks.len()));
+        }
+        let mut pieces = Vec::with_capacity(32);
+        for (i, text) in ranks.iter().enumerate() {
+            let rank = 9 - i as u8;
+            let mut file: u32 = 0;
+            for ch in text.chars() {
+                if let Some(d) = ch.to_digit(10) {
+                    if d == 0 {
+                        return Err(FenParseError::ZeroDigit { rank });
+                    }
+                    file += d;
+                } else if let Some(kind) = PieceKind::from_letter(ch) {
+                    if file >= 9 {
+                        return Err(FenParseError::RankTooLong { rank });
+                    }
+                    let color = if ch.is_ascii_uppercase() { Color::Red } else { Color::Black };
+                    pieces.push((Square::new(file as u8, rank), Piece::new(color, kind)));
+                    file += 1;
+                } else {
+                    return Err(FenParseError::BadLetter { rank, letter: ch });
+                }
+                if file > 9 {
+                    return Err(FenParseError::RankTooLong { rank });
+                }
+            }
+            if file != 9 {
+                return Err(FenParseError::RankTooShort { rank, files: file });
+            }
+        }
+        Ok(pieces)
+    }
+
+    /// The position, if it can arise in a game.
+    fn into_position(self) -> Result<Position, PositionError> {
+        let mut pos = Position::empty();
+        for (sq, piece) in self.pieces {
+            let (color, kind) = (piece.color(), piece.kind());
+            if !pos.put(sq, piece) {
+                return Err(PositionError::TooMany { color, kind });
+            }
+            if !reachable(color, kind, sq) {
+                return Err(PositionError::Unreachable { color, kind, square: sq });
+            }
+        }
+        pos.side = self.side;
+        if pos.side == Color::Black {
+            pos.key ^= zobrist::SIDE;
+        }
+        pos.halfmove = self.halfmove;
+        pos.fullmove = self.fullmove;
+        for color in [Color::Red, Color::Black] {
+            if pos.count(color, PieceKind::King) == 0 {
+                return Err(PositionError::MissingKing(color));
+            }
+        }
+        let (rk, bk) = (pos.king_square(Color::Red), pos.king_square(Color::Black));
+        if rk.file() == bk.file() && (rk.rank() + 1..bk.rank()).all(|r| pos.is_empty(Square::new(rk.file(), r))) {
+            return Err(PositionError::KingsFacing);
+        }
+        if pos.king_attacked(pos.side.opp()) {
+            return Err(PositionError::OpponentInCheck(pos.side));
+        }
+        Ok(pos)
+    }
 }
 
 /// Whether a piece of `color` and `kind` can ever stand on `sq` under the rules of movement.
@@ -42,99 +288,10 @@ pub(crate) fn reachable(color: Color, kind: PieceKind, sq: Square) -> bool {
 }
 
 impl Position {
-    /// Parses and validates a FEN; see `FenError` for what is rejected.
+    /// Parses and validates a FEN: `FenError::Parse` for text that is not a FEN,
+    /// `FenError::Position` for a position that cannot arise in a game.
     pub fn from_fen(fen: &str) -> Result<Position, FenError> {
-        let fields: Vec<&str> = fen.split_whitespace().collect();
-        if fields.is_empty() {
-            return err("empty FEN");
-        }
-        if fields.len() > 6 {
-            return err(format!("too many fields ({}, at most 6)", fields.len()));
-        }
-        let mut pos = Position::empty();
-        let ranks: Vec<&str> = fields[0].split('/').collect();
-        if ranks.len() != 10 {
-            return err(format!("{} ranks, expected 10", ranks.len()));
-        }
-        for (i, text) in ranks.iter().enumerate() {
-            let rank = 9 - i as u8;
-            let mut file: u32 = 0;
-            for ch in text.chars() {
-                if let Some(d) = ch.to_digit(10) {
-                    if d == 0 {
-                        return err(format!("digit 0 in rank {rank}"));
-                    }
-                    file += d;
-                } else if let Some(kind) = PieceKind::from_letter(ch) {
-                    if file >= 9 {
-                        return err(format!("rank {rank} has more than 9 files"));
-                    }
-                    let color = if ch.is_ascii_uppercase() { Color::Red } else { Color::Black };
-                    let sq = Square::new(file as u8, rank);
-                    let piece = Piece::new(color, kind);
-                    if !pos.put(sq, piece) {
-                        return err(format!(
-                            "{} has more than {} {}{}; the set has {}",
-                            color.name(),
-                            kind.set_count(),
-                            kind.name(),
-                            if kind.set_count() > 1 { "s" } else { "" },
-                            kind.set_count()
-                        ));
-                    }
-                    if !reachable(color, kind, sq) {
-                        return err(format!("{} {} on {sq}, a point it can never reach", color.name(), kind.name()));
-                    }
-                    file += 1;
-                } else {
-                    let shown: String = ch.escape_debug().collect();
-                    return err(format!("unknown piece letter '{shown}' in rank {rank}"));
-                }
-                if file > 9 {
-                    return err(format!("rank {rank} has more than 9 files"));
-                }
-            }
-            if file != 9 {
-                return err(format!("rank {rank} has {file} files, expected 9"));
-            }
-        }
-        pos.side = match fields.get(1).copied() {
-            None | Some("w") | Some("r") | Some("W") | Some("R") => Color::Red,
-            Some("b") | Some("B") => Color::Black,
-            Some(other) => {
-                let shown: String = other.chars().take(8).collect();
-                return err(format!("side to move '{shown}', expected w, r or b"));
-            }
-        };
-        if pos.side == Color::Black {
-            pos.key ^= zobrist::SIDE;
-        }
-        let number = |idx: usize, name: &str, default: u16| -> Result<u16, FenError> {
-            match fields.get(idx) {
-                None => Ok(default),
-                Some(t) => t.parse::<u16>().map_err(|_| {
-                    let shown: String = t.chars().take(8).collect();
-                    FenError(format!("{name} '{shown}' is not a number from 0 to 65535"))
-                }),
-            }
-        };
-        pos.halfmove = number(4, "ply count", 0)?;
-        pos.fullmove = number(5, "move number", 1)?.max(1);
-        for color in [Color::Red, Color::Black] {
-            if pos.count(color, PieceKind::King) == 0 {
-                return err(format!("{} king is missing", color.name()));
-            }
-        }
-        let (rk, bk) = (pos.king_square(Color::Red), pos.king_square(Color::Black));
-        if rk.file() == bk.file()
-            && (rk.rank() + 1..bk.rank()).all(|r| pos.piece_at(Square::new(rk.file(), r)).is_none())
-        {
-            return err("the kings face each other on an open file");
-        }
-        if pos.king_attacked(pos.side.opp()) {
-            return err(format!("{} is in check but it is {} to move", pos.side.opp().name(), pos.side.name()));
-        }
-        Ok(pos)
+        Ok(ParsedFen::parse(fen)?.into_position()?)
     }
 
     /// The FEN of this position (UCCI letters, `w`/`b`, fields 3 and 4 as `-`).
@@ -238,11 +395,26 @@ mod tests {
     }
 
     #[test]
-    fn never_panics_on_junk() {
-        for junk in
-            ["/////////", "99999999999", "k", "rnbakabnr/9/9/9/9/9/9/9/9/9 w", "\u{0}\u{ffff}", "10/9/9/9/9/9/9/9/9/9"]
-        {
-            assert!(Position::from_fen(junk).is_err());
+    fn text_and_position_errors_are_told_apart() {
+        use FenParseError::*;
+        let parse = |e| Err(FenError::Parse(e));
+        let junk: [(&str, Result<Position, FenError>); 7] = [
+            ("/////////", parse(RankTooShort { rank: 9, files: 0 })),
+            ("99999999999", parse(RankCount(1))),
+            ("k", parse(RankCount(1))),
+            ("\u{0}\u{ffff}", parse(RankCount(1))),
+            ("10/9/9/9/9/9/9/9/9/9", parse(ZeroDigit { rank: 9 })),
+            ("4k4/9/9/9/9/9/9/9/9/3K5 w - - 0 x", parse(BadNumber { field: "move number", text: "x".into() })),
+            ("rnbakabnr/9/9/9/9/9/9/9/9/9 w", Err(FenError::Position(PositionError::MissingKing(Color::Red)))),
+        ];
+        for (fen, want) in junk {
+            assert_eq!(Position::from_fen(fen), want, "{fen:?}");
         }
+        // Text is read whole before the position is judged: a bad letter after an extra king
+        // is a parse error.
+        let both = "kk7/9/9/9/9/9/9/9/9/3K4X w";
+        assert_eq!(Position::from_fen(both), parse(BadLetter { rank: 0, letter: 'X' }));
+        let facing = Position::from_fen("4k4/9/9/9/9/9/9/9/9/4K4 w");
+        assert_eq!(facing, Err(FenError::Position(PositionError::KingsFacing)));
     }
 }

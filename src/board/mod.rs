@@ -11,8 +11,8 @@ mod square;
 pub mod tables;
 pub mod zobrist;
 
-pub use fen::{FenError, START_FEN};
+pub use fen::{FenError, FenParseError, PositionError, START_FEN};
 pub use mv::{Move, MoveList, MoveParseError, MAX_MOVES};
 pub use piece::{Color, Piece, PieceKind};
-pub use position::{Position, Undo};
+pub use position::{PieceId, Position, Undo};
 pub use square::Square;

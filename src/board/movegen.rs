@@ -1,122 +1,178 @@
 //! Pseudo-legal and legal move generation, walking the piece slots (never empty points).
 
 use super::mv::{Move, MoveList};
-use super::piece::Color;
-use super::position::{side_bit, Position, EMPTY, KIND_SLOTS, OFF};
+use super::piece::{Color, PieceKind};
+use super::position::{cell_kind, side_bit, Position, EMPTY, OFF};
 use super::square::Square;
 use super::tables::{forward, in_palace, own_half, DIAG, HORSE, ON_BOARD, ORTHO};
 
-impl Position {
-    /// Appends the pseudo-legal moves of the side to move (captures only when `CAPTURES`).
-    fn pseudo_moves<const CAPTURES: bool>(&self, list: &mut MoveList) {
-        let us = self.side;
-        let base = side_bit(us) as usize;
-        for (kind, &(lo, hi)) in KIND_SLOTS.iter().enumerate() {
-            for slot in lo..hi {
-                let s = self.slot_sq[base + slot as usize];
-                if s != 0 {
-                    self.piece_moves::<CAPTURES>(Square(s), kind, us, list);
+/// Where a generator puts its moves: the mover, the list, and whether only captures count.
+struct Sink<'a, const CAPTURES: bool> {
+    cells: &'a [u8; 256],
+    us: Color,
+    enemy_bit: u8,
+    list: &'a mut MoveList,
+}
+
+impl<const CAPTURES: bool> Sink<'_, CAPTURES> {
+    /// Adds `from` → `t` if `t` holds an enemy, or is empty and quiet moves are wanted.
+    #[inline(always)]
+    fn step(&mut self, from: Square, t: i16) {
+        let c = self.cells[t as usize];
+        if c & self.enemy_bit != 0 || (!CAPTURES && c == EMPTY) {
+            self.list.push(Move::new(from, Square(t as u8)));
+        }
+    }
+
+    /// Walks from `from` along `d` over empty points (quiet moves when wanted); returns the
+    /// first occupied or margin point.
+    #[inline(always)]
+    fn slide(&mut self, from: Square, d: i16) -> i16 {
+        let mut t = from.0 as i16 + d;
+        while self.cells[t as usize] == EMPTY {
+            if !CAPTURES {
+                self.list.push(Move::new(from, Square(t as u8)));
+            }
+            t += d;
+        }
+        t
+    }
+
+    /// Adds the capture `from` → `t` if `t` holds an enemy.
+    #[inline(always)]
+    fn capture(&mut self, from: Square, t: i16) {
+        if self.cells[t as usize] & self.enemy_bit != 0 {
+            self.list.push(Move::new(from, Square(t as u8)));
+        }
+    }
+
+    #[inline(always)]
+    fn is_empty(&self, t: i16) -> bool {
+        self.cells[t as usize] == EMPTY
+    }
+
+    /// One step along each of `dirs` that stays inside the palace.
+    #[inline(always)]
+    fn palace_steps(&mut self, from: Square, dirs: [i16; 4]) {
+        for d in dirs {
+            let t = from.0 as i16 + d;
+            if in_palace(Square(t as u8), self.us) {
+                self.step(from, t);
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn gen_king(&mut self, from: Square) {
+        self.palace_steps(from, ORTHO);
+    }
+
+    #[inline(always)]
+    fn gen_advisor(&mut self, from: Square) {
+        self.palace_steps(from, DIAG);
+    }
+
+    #[inline(always)]
+    fn gen_elephant(&mut self, from: Square) {
+        let f = from.0 as i16;
+        for d in DIAG {
+            let t = f + 2 * d;
+            if ON_BOARD[t as usize] && own_half(Square(t as u8), self.us) && self.is_empty(f + d) {
+                self.step(from, t);
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn gen_horse(&mut self, from: Square) {
+        let f = from.0 as i16;
+        for (leg, jumps) in HORSE {
+            if self.is_empty(f + leg) {
+                for j in jumps {
+                    self.step(from, f + j);
                 }
             }
         }
     }
 
-    /// Appends the pseudo-legal moves of the `kind` piece of `us` standing on `from`.
     #[inline(always)]
-    fn piece_moves<const CAPTURES: bool>(&self, from: Square, kind: usize, us: Color, list: &mut MoveList) {
-        let eb = side_bit(us.opp());
+    fn gen_rook(&mut self, from: Square) {
+        for d in ORTHO {
+            let t = self.slide(from, d);
+            self.capture(from, t);
+        }
+    }
+
+    #[inline(always)]
+    fn gen_cannon(&mut self, from: Square) {
+        for d in ORTHO {
+            // Over the screen to the next piece: the cannon's only capture on this line.
+            let mut t = self.slide(from, d);
+            if self.cells[t as usize] == OFF {
+                continue;
+            }
+            t += d;
+            while self.is_empty(t) {
+                t += d;
+            }
+            self.capture(from, t);
+        }
+    }
+
+    #[inline(always)]
+    fn gen_pawn(&mut self, from: Square) {
         let f = from.0 as i16;
-        let cells = &self.cells;
-        // A target is fine if it holds an enemy, or (when quiet moves are wanted) is empty.
-        let ok = |t: i16| {
-            let c = cells[t as usize];
-            c & eb != 0 || (!CAPTURES && c == EMPTY)
-        };
-        let mut push = |t: i16| list.push(Move::new(from, Square(t as u8)));
+        self.step(from, f + forward(self.us));
+        // Sideways only once across the river.
+        if !own_half(from, self.us) {
+            self.step(from, f - 1);
+            self.step(from, f + 1);
+        }
+    }
+
+    /// The moves of the `kind` piece on `from`.
+    #[inline(always)]
+    fn gen_piece(&mut self, from: Square, kind: PieceKind) {
         match kind {
-            0 => {
-                for d in ORTHO {
-                    let t = f + d;
-                    if in_palace(Square(t as u8), us) && ok(t) {
-                        push(t);
-                    }
-                }
-            }
-            1 => {
-                for d in DIAG {
-                    let t = f + d;
-                    if in_palace(Square(t as u8), us) && ok(t) {
-                        push(t);
-                    }
-                }
-            }
-            2 => {
-                for d in DIAG {
-                    let t = f + 2 * d;
-                    if ON_BOARD[t as usize] && own_half(Square(t as u8), us) && self.is_empty(f + d) && ok(t) {
-                        push(t);
-                    }
-                }
-            }
-            3 => {
-                for (leg, jumps) in HORSE {
-                    if self.is_empty(f + leg) {
-                        for j in jumps {
-                            if ok(f + j) {
-                                push(f + j);
-                            }
-                        }
-                    }
-                }
-            }
-            4 => {
-                for d in ORTHO {
-                    let mut t = f + d;
-                    while cells[t as usize] == EMPTY {
-                        if !CAPTURES {
-                            push(t);
-                        }
-                        t += d;
-                    }
-                    if cells[t as usize] & eb != 0 {
-                        push(t);
-                    }
-                }
-            }
-            5 => {
-                for d in ORTHO {
-                    let mut t = f + d;
-                    while cells[t as usize] == EMPTY {
-                        if !CAPTURES {
-                            push(t);
-                        }
-                        t += d;
-                    }
-                    if cells[t as usize] == OFF {
-                        continue;
-                    }
-                    t += d;
-                    while cells[t as usize] == EMPTY {
-                        t += d;
-                    }
-                    if cells[t as usize] & eb != 0 {
-                        push(t);
-                    }
-                }
-            }
-            _ => {
-                let t = f + forward(us);
-                if ok(t) {
-                    push(t);
-                }
-                if !own_half(from, us) {
-                    for t in [f - 1, f + 1] {
-                        if ok(t) {
-                            push(t);
-                        }
-                    }
-                }
-            }
+            PieceKind::King => self.gen_king(from),
+            PieceKind::Advisor => self.gen_advisor(from),
+            PieceKind::Elephant => self.gen_elephant(from),
+            PieceKind::Horse => self.gen_horse(from),
+            PieceKind::Rook => self.gen_rook(from),
+            PieceKind::Cannon => self.gen_cannon(from),
+            PieceKind::Pawn => self.gen_pawn(from),
+        }
+    }
+}
+
+impl Position {
+    /// A move sink for `us` (whoever is to move) appending to `list`.
+    #[inline(always)]
+    fn sink<'a, const CAPTURES: bool>(&'a self, us: Color, list: &'a mut MoveList) -> Sink<'a, CAPTURES> {
+        Sink { cells: &self.cells, us, enemy_bit: side_bit(us.opp()), list }
+    }
+
+    /// Appends the pseudo-legal moves of the side to move (captures only when `CAPTURES`),
+    /// kind by kind in slot order (the order search's ties depend on).
+    fn pseudo_moves<const CAPTURES: bool>(&self, list: &mut MoveList) {
+        let us = self.side;
+        let mut sink = self.sink::<CAPTURES>(us, list);
+        self.squares_of(us, PieceKind::King).for_each(|from| sink.gen_king(from));
+        self.squares_of(us, PieceKind::Advisor).for_each(|from| sink.gen_advisor(from));
+        self.squares_of(us, PieceKind::Elephant).for_each(|from| sink.gen_elephant(from));
+        self.squares_of(us, PieceKind::Horse).for_each(|from| sink.gen_horse(from));
+        self.squares_of(us, PieceKind::Rook).for_each(|from| sink.gen_rook(from));
+        self.squares_of(us, PieceKind::Cannon).for_each(|from| sink.gen_cannon(from));
+        self.squares_of(us, PieceKind::Pawn).for_each(|from| sink.gen_pawn(from));
+    }
+
+    /// The owner of a piece's cell value.
+    #[inline]
+    fn cell_owner(cell: u8) -> Color {
+        if cell & side_bit(Color::Red) != 0 {
+            Color::Red
+        } else {
+            Color::Black
         }
     }
 
@@ -198,8 +254,7 @@ impl Position {
         if cell == EMPTY || cell == OFF {
             return;
         }
-        let us = if cell & side_bit(Color::Red) != 0 { Color::Red } else { Color::Black };
-        self.piece_moves::<true>(from, super::position::cell_kind(cell), us, list);
+        self.sink::<true>(Self::cell_owner(cell), list).gen_piece(from, cell_kind(cell));
     }
 
     /// Whether `m` is legal for `mover` here if it were `mover`'s turn (the mover's king is
@@ -209,8 +264,7 @@ impl Position {
         if cell == EMPTY || cell == OFF {
             return false;
         }
-        let owner = if cell & side_bit(Color::Red) != 0 { Color::Red } else { Color::Black };
-        if owner == self.side {
+        if Self::cell_owner(cell) == self.side {
             !self.leaves_king_attacked(m)
         } else {
             let mut p = self.clone();
@@ -232,7 +286,7 @@ impl Position {
             return false;
         }
         let mut pseudo = MoveList::new();
-        self.piece_moves::<false>(from, super::position::cell_kind(cell), self.side, &mut pseudo);
+        self.sink::<false>(self.side, &mut pseudo).gen_piece(from, cell_kind(cell));
         pseudo.contains(&m) && !self.leaves_king_attacked(m)
     }
 }

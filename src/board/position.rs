@@ -1,55 +1,113 @@
 //! `Position`: the padded mailbox with per-piece squares, make/unmake and the Zobrist key.
 //!
 //! Each cell holds a piece *slot* code: Red slots 16..=31, Black 32..=47, 0 for an empty
-//! point and `OFF` for the margin. Slots have fixed kinds (king, two advisors, two
-//! elephants, two horses, two rooks, two cannons, five pawns), so a slot is also a piece's
-//! identity as it moves, which the repetition rules use to follow a chased piece.
+//! point and `OFF` for the margin. Slots have fixed kinds (`SLOT_KIND`, the only place the
+//! layout is written out), so a slot is also a piece's identity (`PieceId`) as it moves,
+//! which the repetition rules use to follow a chased piece. Layers above see pieces through
+//! `pieces`, `squares_of`, `count`, `PieceId` and the square tests, never the cells.
 
 use super::mv::Move;
 use super::piece::{Color, Piece, PieceKind};
 use super::square::Square;
 use super::zobrist;
 
-/// Cell value of the sentinel margin.
-pub(crate) const OFF: u8 = 0x40;
+/// Cell value of the sentinel margin (no colour bit set).
+pub(super) const OFF: u8 = 0x40;
 /// Cell value of an empty point.
-pub(crate) const EMPTY: u8 = 0;
+pub(super) const EMPTY: u8 = 0;
+
+/// The slot layout, the one place it is written out: the kind of each of a side's 16 slots.
+const SLOT_KIND: [PieceKind; 16] = {
+    use PieceKind::*;
+    [King, Advisor, Advisor, Elephant, Elephant, Horse, Horse, Rook, Rook, Cannon, Cannon, Pawn, Pawn, Pawn, Pawn, Pawn]
+};
+
+/// Each kind's slots within a side, as `lo..hi` (slots of one kind are consecutive).
+const fn build_kind_slots() -> [(u8, u8); 7] {
+    let mut t = [(16u8, 0u8); 7];
+    let mut s = 0;
+    while s < 16 {
+        let k = SLOT_KIND[s] as usize;
+        if t[k].0 > s as u8 {
+            t[k].0 = s as u8;
+        }
+        t[k].1 = s as u8 + 1;
+        s += 1;
+    }
+    t
+}
 
 /// First slot (within a colour's 16) of each kind, and the end of its range.
-pub(crate) const KIND_SLOTS: [(u8, u8); 7] = [(0, 1), (1, 3), (3, 5), (5, 7), (7, 9), (9, 11), (11, 16)];
+const KIND_SLOTS: [(u8, u8); 7] = build_kind_slots();
 
 const fn build_cell_piece() -> [u8; 64] {
     let mut t = [0u8; 64];
-    let mut c = 0;
-    while c < 2 {
-        let mut k = 0;
-        while k < 7 {
-            let (lo, hi) = KIND_SLOTS[k];
-            let mut s = lo;
-            while s < hi {
-                t[16 + 16 * c + s as usize] = ((c as u8) << 3) | (k as u8 + 1);
-                s += 1;
-            }
-            k += 1;
-        }
-        c += 1;
+    let mut s = 0;
+    while s < 16 {
+        t[16 + s] = Piece::new(Color::Red, SLOT_KIND[s]).0;
+        t[32 + s] = Piece::new(Color::Black, SLOT_KIND[s]).0;
+        s += 1;
     }
     t
 }
 
 /// Piece code (see `Piece`) of each cell value; 0 for empty and off-board.
-pub(crate) static CELL_PIECE: [u8; 64] = build_cell_piece();
+pub(super) static CELL_PIECE: [u8; 64] = build_cell_piece();
 
 /// The colour bit of a cell value: 16 for Red, 32 for Black.
 #[inline]
-pub(crate) const fn side_bit(c: Color) -> u8 {
+pub(super) const fn side_bit(c: Color) -> u8 {
     16 << (c as u8)
 }
 
-/// Kind index of a non-empty, on-board cell value.
-#[inline]
-pub(crate) fn cell_kind(cell: u8) -> usize {
-    ((CELL_PIECE[cell as usize] & 7) - 1) as usize
+/// Kind of a piece's cell value (a slot code 16..48; meaningless for empty or margin cells).
+#[inline(always)]
+pub(super) const fn cell_kind(cell: u8) -> PieceKind {
+    SLOT_KIND[(cell & 15) as usize]
+}
+
+/// A piece's identity: its slot, fixed for the whole game while the piece moves (the
+/// repetition rules follow a chased piece by it). Each side has 16.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
+pub struct PieceId(u8);
+
+impl PieceId {
+    /// Identities per side.
+    pub const PER_SIDE: usize = 16;
+
+    /// The `index`-th identity (0..16) of `color`.
+    #[inline]
+    pub const fn new(color: Color, index: usize) -> PieceId {
+        PieceId(side_bit(color) + (index & 15) as u8)
+    }
+
+    /// Every identity of `color`, in slot order.
+    #[inline]
+    pub fn all(color: Color) -> impl Iterator<Item = PieceId> {
+        (0..Self::PER_SIDE).map(move |i| PieceId::new(color, i))
+    }
+
+    /// Its side.
+    #[inline]
+    pub const fn color(self) -> Color {
+        if self.0 & side_bit(Color::Red) != 0 {
+            Color::Red
+        } else {
+            Color::Black
+        }
+    }
+
+    /// Its kind, fixed by the slot.
+    #[inline]
+    pub const fn kind(self) -> PieceKind {
+        cell_kind(self.0)
+    }
+
+    /// Index 0..16 within its side (for per-side masks).
+    #[inline]
+    pub const fn index(self) -> usize {
+        (self.0 & 15) as usize
+    }
 }
 
 /// What `unmake_move` needs to restore the position.
@@ -72,18 +130,18 @@ impl Undo {
 /// A xiangqi position: placement, side to move, move counters and Zobrist key.
 #[derive(Clone, PartialEq, Eq)]
 pub struct Position {
-    pub(crate) cells: [u8; 256],
+    pub(super) cells: [u8; 256],
     /// Square of each slot code (index 16..48); 0 when the piece is not on the board.
-    pub(crate) slot_sq: [u8; 48],
-    pub(crate) side: Color,
-    pub(crate) halfmove: u16,
-    pub(crate) fullmove: u16,
-    pub(crate) key: u64,
+    pub(super) slot_sq: [u8; 48],
+    pub(super) side: Color,
+    pub(super) halfmove: u16,
+    pub(super) fullmove: u16,
+    pub(super) key: u64,
 }
 
 impl Position {
     /// An empty board with Red to move (pieces are added by the FEN parser).
-    pub(crate) fn empty() -> Position {
+    pub(super) fn empty() -> Position {
         let mut cells = [OFF; 256];
         for sq in Square::all() {
             cells[sq.index()] = EMPTY;
@@ -127,17 +185,29 @@ impl Position {
         (c != EMPTY && c != OFF).then(|| Piece(CELL_PIECE[c as usize]))
     }
 
-    /// Identity of the piece on `sq` (stable while it moves; 0..32), if any.
-    #[inline]
-    pub fn piece_id_at(&self, sq: Square) -> Option<u8> {
-        let c = self.cells[sq.index()];
-        (c != EMPTY && c != OFF).then(|| c - 16)
+    /// Whether `sq` is an empty board point (false off the board).
+    #[inline(always)]
+    pub fn is_empty(&self, sq: Square) -> bool {
+        self.cells[sq.index()] == EMPTY
     }
 
-    /// Square of the piece with identity `id` (0..32), if it is on the board.
+    /// Whether a piece of `color` stands on `sq` (false for empty and off-board points).
+    #[inline(always)]
+    pub fn has_piece_of(&self, sq: Square, color: Color) -> bool {
+        self.cells[sq.index()] & side_bit(color) != 0
+    }
+
+    /// Identity of the piece on `sq`, if any.
     #[inline]
-    pub fn square_of_id(&self, id: u8) -> Option<Square> {
-        let s = self.slot_sq[16 + (id as usize & 31)];
+    pub fn piece_id_at(&self, sq: Square) -> Option<PieceId> {
+        let c = self.cells[sq.index()];
+        (c != EMPTY && c != OFF).then_some(PieceId(c))
+    }
+
+    /// Square of the piece with identity `id`, if it is on the board.
+    #[inline]
+    pub fn square_of_id(&self, id: PieceId) -> Option<Square> {
+        let s = self.slot_sq[id.0 as usize & 63];
         (s != 0).then_some(Square(s))
     }
 
@@ -147,25 +217,33 @@ impl Position {
         Square(self.slot_sq[side_bit(color) as usize])
     }
 
-    /// Every piece of `color` with its square.
-    pub fn pieces(&self, color: Color) -> impl Iterator<Item = (Square, Piece)> + '_ {
-        let base = side_bit(color) as usize;
-        (base..base + 16).filter_map(move |slot| {
-            let s = self.slot_sq[slot];
-            (s != 0).then(|| (Square(s), Piece(CELL_PIECE[slot])))
+    /// Every piece of `color` as (kind, square), kind by kind in `PieceKind` order.
+    #[inline]
+    pub fn pieces(&self, color: Color) -> impl Iterator<Item = (PieceKind, Square)> + '_ {
+        let base = side_bit(color);
+        (base..base + 16).filter_map(move |cell| {
+            let s = self.slot_sq[cell as usize];
+            (s != 0).then(|| (cell_kind(cell), Square(s)))
         })
     }
 
-    /// How many pieces of `color` and `kind` are on the board.
-    pub fn count(&self, color: Color, kind: PieceKind) -> u32 {
+    /// Squares of `color`'s pieces of `kind`, in slot order.
+    #[inline]
+    pub fn squares_of(&self, color: Color, kind: PieceKind) -> impl Iterator<Item = Square> + '_ {
         let base = side_bit(color) as usize;
         let (lo, hi) = KIND_SLOTS[kind.index()];
-        (lo..hi).filter(|&s| self.slot_sq[base + s as usize] != 0).count() as u32
+        self.slot_sq[base + lo as usize..base + hi as usize].iter().filter(|&&s| s != 0).map(|&s| Square(s))
+    }
+
+    /// How many pieces of `color` and `kind` are on the board.
+    #[inline]
+    pub fn count(&self, color: Color, kind: PieceKind) -> u32 {
+        self.squares_of(color, kind).count() as u32
     }
 
     /// Places a piece on an empty point, using the first free slot of its kind.
     /// Returns false if the set has no free slot of that kind.
-    pub(crate) fn put(&mut self, sq: Square, piece: Piece) -> bool {
+    pub(super) fn put(&mut self, sq: Square, piece: Piece) -> bool {
         let base = side_bit(piece.color()) as usize;
         let (lo, hi) = KIND_SLOTS[piece.kind().index()];
         for s in lo..hi {
@@ -295,6 +373,23 @@ mod tests {
         *state ^= *state >> 7;
         *state ^= *state << 17;
         *state
+    }
+
+    #[test]
+    fn slot_layout_holds_the_full_set() {
+        for kind in PieceKind::ALL {
+            let (lo, hi) = KIND_SLOTS[kind.index()];
+            assert_eq!(hi - lo, kind.set_count(), "{kind:?}");
+            assert!((lo..hi).all(|s| SLOT_KIND[s as usize] == kind));
+        }
+        let pos = Position::startpos();
+        for color in [Color::Red, Color::Black] {
+            for id in PieceId::all(color) {
+                let sq = pos.square_of_id(id).unwrap();
+                assert_eq!(pos.piece_at(sq), Some(Piece::new(color, id.kind())));
+                assert_eq!((pos.piece_id_at(sq), id.color()), (Some(id), color));
+            }
+        }
     }
 
     #[test]

@@ -10,10 +10,7 @@ mod pst;
 mod terms;
 
 use crate::board::{Color, Position};
-pub use pst::{square_bonus, MATERIAL};
-
-/// Material value of each kind in centipawns (midgame), for ordering and pruning margins.
-pub const PIECE_VALUE: [i32; 7] = [0, 200, 200, 400, 900, 450, 100];
+pub use pst::{material, piece_value, square_bonus};
 
 /// One named evaluation term, from Red's point of view.
 #[derive(Clone, Debug)]

@@ -6,8 +6,21 @@
 use crate::board::{Color, PieceKind, Square};
 
 /// Midgame and endgame material of each kind (king, advisor, elephant, horse, rook, cannon,
-/// pawn), in centipawns; pawn advancement is scored by the pawn term.
-pub const MATERIAL: [(i32, i32); 7] = [(0, 0), (200, 200), (200, 200), (400, 460), (900, 950), (450, 420), (100, 120)];
+/// pawn), in centipawns; pawn advancement is scored by the pawn term. The one value table:
+/// search's ordering and margins use its midgame column through `piece_value`.
+const MATERIAL: [(i32, i32); 7] = [(0, 0), (200, 200), (200, 200), (400, 460), (900, 950), (450, 420), (100, 120)];
+
+/// Midgame and endgame material of a `kind` in centipawns.
+#[inline]
+pub const fn material(kind: PieceKind) -> (i32, i32) {
+    MATERIAL[kind.index()]
+}
+
+/// Material value of a `kind` in centipawns (midgame), for ordering and pruning margins.
+#[inline]
+pub const fn piece_value(kind: PieceKind) -> i32 {
+    MATERIAL[kind.index()].0
+}
 
 const fn king_square(rr: i32, fc: i32) -> (i32, i32) {
     // Safest on its home point; climbing the palace exposes it in the midgame.
@@ -60,15 +73,16 @@ const fn cannon_square(rr: i32, fc: i32) -> (i32, i32) {
     (file + rank, (file + rank) / 3)
 }
 
-const fn square_value(kind: usize, rr: i32, fc: i32) -> (i32, i32) {
+const fn square_value(kind: PieceKind, rr: i32, fc: i32) -> (i32, i32) {
     match kind {
-        0 => king_square(rr, fc),
-        1 => advisor_square(rr, fc),
-        2 => elephant_square(rr, fc),
-        3 => horse_square(rr, fc),
-        4 => rook_square(rr, fc),
-        5 => cannon_square(rr, fc),
-        _ => (0, 0),
+        PieceKind::King => king_square(rr, fc),
+        PieceKind::Advisor => advisor_square(rr, fc),
+        PieceKind::Elephant => elephant_square(rr, fc),
+        PieceKind::Horse => horse_square(rr, fc),
+        PieceKind::Rook => rook_square(rr, fc),
+        PieceKind::Cannon => cannon_square(rr, fc),
+        // Pawn advancement is its own term.
+        PieceKind::Pawn => (0, 0),
     }
 }
 
@@ -84,7 +98,7 @@ const fn build() -> [[[(i32, i32); 256]; 7]; 2] {
                 while f < 9 {
                     let rr = if c == 0 { r } else { 9 - r };
                     let fc = if f < 4 { f } else { 8 - f };
-                    t[c][k][Square::new(f as u8, r as u8).index()] = square_value(k, rr, fc);
+                    t[c][k][Square::new(f as u8, r as u8).index()] = square_value(PieceKind::ALL[k], rr, fc);
                     f += 1;
                 }
                 r += 1;
@@ -102,10 +116,4 @@ static PST: [[[(i32, i32); 256]; 7]; 2] = build();
 #[inline]
 pub fn square_bonus(color: Color, kind: PieceKind, sq: Square) -> (i32, i32) {
     PST[color.index()][kind.index()][sq.index()]
-}
-
-/// Same, by raw indices (hot path).
-#[inline]
-pub(crate) fn square_bonus_raw(color: usize, kind: usize, sq: usize) -> (i32, i32) {
-    PST[color][kind][sq]
 }

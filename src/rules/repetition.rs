@@ -4,20 +4,18 @@
 
 use super::{LoopVerdict, Rule};
 use crate::board::tables::own_half;
-use crate::board::{Color, Move, MoveList, PieceKind, Position, Square};
+use crate::board::{Color, Move, MoveList, PieceId, PieceKind, Position, Square};
 
-// Slots within a colour's 16, as the board lays them out: the king is slot 0.
-const KING_SLOT: usize = 0;
-/// Slots 1..11 are advisors, elephants, horses, rooks and cannons: the pieces that can chase.
-const CHASER_SLOTS: std::ops::Range<usize> = 1..11;
-/// Slots 11..16 are pawns.
-const FIRST_PAWN_SLOT: usize = 11;
+/// Whether a piece of `kind` can chase: kings and pawns never do.
+fn can_chase(kind: PieceKind) -> bool {
+    !matches!(kind, PieceKind::King | PieceKind::Pawn)
+}
 
 /// How a move counts in a repetition cycle, from the mover's point of view.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub struct MoveClass {
     check: bool,
-    /// Enemy pieces chased, as a mask over the enemy colour's 16 slots.
+    /// Enemy pieces chased, as a mask over the enemy's `PieceId::index`.
     chased: u16,
 }
 
@@ -27,7 +25,7 @@ impl MoveClass {
     /// A move that neither checks nor chases.
     pub const IDLE: MoveClass = MoveClass { check: false, chased: 0 };
 
-    /// A non-checking move that chases the enemy pieces in `mask` (over the enemy's slots).
+    /// A non-checking move that chases the enemy pieces in `mask` (over `PieceId::index`).
     #[cfg(test)]
     pub(crate) const fn chase_mask(mask: u16) -> MoveClass {
         MoveClass { check: false, chased: mask }
@@ -48,38 +46,31 @@ impl MoveClass {
         !self.check && self.chased == 0
     }
 
-    /// Identities (as `Position::piece_id_at`, 0..32) of the pieces chased, given the mover.
-    pub fn chased_ids(self, mover: Color) -> impl Iterator<Item = u8> {
-        let base = 16 * mover.opp().index() as u8;
-        (0..16u8).filter(move |i| self.chased & (1 << i) != 0).map(move |i| base + i)
+    /// Identities of the pieces chased, given the mover.
+    pub fn chased_ids(self, mover: Color) -> impl Iterator<Item = PieceId> {
+        PieceId::all(mover.opp()).filter(move |id| self.chased & (1 << id.index()) != 0)
     }
 }
 
-/// The square of `color`'s piece in `slot` (0..16), if on the board.
-fn slot_square(pos: &Position, color: Color, slot: usize) -> Option<Square> {
-    pos.square_of_id((16 * color.index() + slot) as u8)
-}
-
 /// Which enemy pieces each chasing piece of the side to move could legally capture here:
-/// entry `t` is the mask of attacker slots on enemy slot `t`. Kings and pawns that have not
-/// crossed the river are never targets.
-fn attack_table(pos: &Position) -> [u16; 16] {
+/// entry `x.index()` is the mask of attackers' `index()` on enemy piece `x`. Kings and pawns
+/// that have not crossed the river are never targets.
+fn attack_table(pos: &Position) -> [u16; PieceId::PER_SIDE] {
     let us = pos.side_to_move();
     let them = us.opp();
-    let mut table = [0u16; 16];
+    let mut table = [0u16; PieceId::PER_SIDE];
     let mut list = MoveList::new();
-    for a in CHASER_SLOTS {
-        let Some(from) = slot_square(pos, us, a) else { continue };
+    for a in PieceId::all(us).filter(|a| can_chase(a.kind())) {
+        let Some(from) = pos.square_of_id(a) else { continue };
         list.clear();
         pos.captures_from(from, &mut list);
         for &m in &list {
-            let Some(id) = pos.piece_id_at(m.to()) else { continue };
-            let t = (id & 15) as usize;
-            if t == KING_SLOT || (t >= FIRST_PAWN_SLOT && own_half(m.to(), them)) {
+            let Some(x) = pos.piece_id_at(m.to()) else { continue };
+            if x.kind() == PieceKind::King || (x.kind() == PieceKind::Pawn && own_half(m.to(), them)) {
                 continue;
             }
             if !pos.leaves_king_attacked(m) {
-                table[t] |= 1 << a;
+                table[x.index()] |= 1 << a.index();
             }
         }
     }
@@ -89,7 +80,7 @@ fn attack_table(pos: &Position) -> [u16; 16] {
 /// Whether the side to move has a legal capture onto `sq`.
 fn can_recapture(pos: &Position, sq: Square) -> bool {
     let mut list = MoveList::new();
-    for (from, _) in pos.pieces(pos.side_to_move()) {
+    for (_, from) in pos.pieces(pos.side_to_move()) {
         list.clear();
         pos.captures_from(from, &mut list);
         if list.iter().any(|&m| m.to() == sq && !pos.leaves_king_attacked(m)) {
@@ -143,19 +134,19 @@ pub fn classify(pos: &Position, m: Move) -> MoveClass {
     ours.make_null();
     let after = attack_table(&ours);
     let mut chased = 0u16;
-    for t in 0..16 {
-        let new = after[t] & !before[t];
+    for x in PieceId::all(them) {
+        let new = after[x.index()] & !before[x.index()];
         if new == 0 {
             continue;
         }
-        let Some(xsq) = slot_square(&ours, them, t) else { continue };
-        for a in CHASER_SLOTS {
-            if new & (1 << a) == 0 {
+        let Some(xsq) = ours.square_of_id(x) else { continue };
+        for a in PieceId::all(us) {
+            if new & (1 << a.index()) == 0 {
                 continue;
             }
-            let Some(asq) = slot_square(&ours, us, a) else { continue };
+            let Some(asq) = ours.square_of_id(a) else { continue };
             if attack_chases(&real, &ours, asq, xsq) {
-                chased |= 1 << t;
+                chased |= 1 << x.index();
                 break;
             }
         }
@@ -259,21 +250,5 @@ pub fn loop_verdict(after: &Position, moves: &[Move]) -> LoopVerdict {
     match judge_cycle(&tally).loser {
         Some(c) => LoopVerdict::Loses(c),
         None => LoopVerdict::Draw,
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn slot_ranges_match_the_board_layout() {
-        let pos = Position::startpos();
-        for color in [Color::Red, Color::Black] {
-            let kind = |slot| pos.piece_at(slot_square(&pos, color, slot).unwrap()).unwrap().kind();
-            assert_eq!(kind(KING_SLOT), PieceKind::King);
-            assert!(CHASER_SLOTS.clone().all(|s| !matches!(kind(s), PieceKind::King | PieceKind::Pawn)));
-            assert!((FIRST_PAWN_SLOT..16).all(|s| kind(s) == PieceKind::Pawn));
-        }
     }
 }

@@ -1,8 +1,8 @@
 //! Move ordering: the TT move first, then captures by MVV-LVA (most valuable victim, least
 //! valuable attacker), killers, the countermove, and quiet moves by history.
 
-use crate::board::tables::{forward, in_palace, own_half, DIAG, HORSE_ATTACK, ON_BOARD, ORTHO};
-use crate::board::{Color, Move, MoveList, PieceKind, Position, Square, MAX_MOVES};
+use crate::board::{Move, MoveList, PieceKind, Position, MAX_MOVES};
+use crate::eval::piece_value;
 
 /// Capture-ordering value of each kind (king, advisor, elephant, horse, rook, cannon, pawn).
 const ORDER_VALUE: [i32; 7] = [50, 2, 2, 4, 9, 5, 1];
@@ -81,91 +81,8 @@ pub fn mvv_lva(pos: &Position, m: Move) -> i32 {
 pub fn captured_value(pos: &Position, m: Move) -> i32 {
     pos.piece_at(m.to()).map_or(0, |p| match p.kind() {
         PieceKind::King => 10_000,
-        k => crate::eval::PIECE_VALUE[k.index()],
+        k => piece_value(k),
     })
-}
-
-const EMPTY: u8 = 0;
-const OFF: u8 = 0x40;
-/// Kind of each of a side's 16 piece slots (see `board::Position`).
-const SLOT_KIND: [PieceKind; 16] = [
-    PieceKind::King,
-    PieceKind::Advisor,
-    PieceKind::Advisor,
-    PieceKind::Elephant,
-    PieceKind::Elephant,
-    PieceKind::Horse,
-    PieceKind::Horse,
-    PieceKind::Rook,
-    PieceKind::Rook,
-    PieceKind::Cannon,
-    PieceKind::Cannon,
-    PieceKind::Pawn,
-    PieceKind::Pawn,
-    PieceKind::Pawn,
-    PieceKind::Pawn,
-    PieceKind::Pawn,
-];
-
-/// Whether a piece of `by` could capture on `sq` (pins ignored): the "is it defended" half
-/// of a static exchange test.
-pub fn attacked_by(pos: &Position, sq: Square, by: Color) -> bool {
-    let cells = &pos.cells;
-    let bit = 16u8 << by.index();
-    let is = |cell: u8, kind: PieceKind| cell & bit != 0 && SLOT_KIND[(cell & 15) as usize] == kind;
-    let s = sq.0 as i16;
-    for d in ORTHO {
-        let mut t = s + d;
-        if in_palace(Square(t as u8), by) && in_palace(sq, by) && is(cells[t as usize], PieceKind::King) {
-            return true;
-        }
-        while cells[t as usize] == EMPTY {
-            t += d;
-        }
-        let c = cells[t as usize];
-        if c == OFF {
-            continue;
-        }
-        if is(c, PieceKind::Rook) {
-            return true;
-        }
-        t += d;
-        while cells[t as usize] == EMPTY {
-            t += d;
-        }
-        if is(cells[t as usize], PieceKind::Cannon) {
-            return true;
-        }
-    }
-    for (leg, horses) in HORSE_ATTACK {
-        if cells[(s + leg) as usize] == EMPTY && horses.iter().any(|&h| is(cells[(s + h) as usize], PieceKind::Horse)) {
-            return true;
-        }
-    }
-    if is(cells[(s - forward(by)) as usize], PieceKind::Pawn) {
-        return true;
-    }
-    if !own_half(sq, by)
-        && (is(cells[(s + 1) as usize], PieceKind::Pawn) || is(cells[(s - 1) as usize], PieceKind::Pawn))
-    {
-        return true;
-    }
-    if in_palace(sq, by) && DIAG.iter().any(|&d| is(cells[(s + d) as usize], PieceKind::Advisor)) {
-        return true;
-    }
-    if own_half(sq, by) {
-        for d in DIAG {
-            let t = s + 2 * d;
-            if (0..256).contains(&t)
-                && ON_BOARD[t as usize]
-                && cells[(s + d) as usize] == EMPTY
-                && is(cells[t as usize], PieceKind::Elephant)
-            {
-                return true;
-            }
-        }
-    }
-    false
 }
 
 /// Whether capture `m` likely loses material: the attacker is worth clearly more than the
@@ -175,8 +92,8 @@ pub fn losing_capture(pos: &Position, m: Move) -> bool {
     let (Some(attacker), Some(victim)) = (pos.piece_at(m.from()), pos.piece_at(m.to())) else {
         return false;
     };
-    let gain = crate::eval::PIECE_VALUE[victim.kind().index()] - crate::eval::PIECE_VALUE[attacker.kind().index()];
-    gain < -60 && attacked_by(pos, m.to(), victim.color())
+    let gain = piece_value(victim.kind()) - piece_value(attacker.kind());
+    gain < -60 && pos.attacked_by(m.to(), victim.color())
 }
 
 /// A list of moves with ordering scores, handed out best first.
@@ -285,20 +202,12 @@ mod tests {
     }
 
     #[test]
-    fn attacks_and_losing_captures() {
-        // Red rook e5 takes pawn e6, which Black's horse d8 defends (its leg d7 is empty).
-        let pos = Position::from_fen("4k4/3n5/9/4p4/4R4/9/9/9/9/3K5 w - - 0 1").unwrap();
-        let sq = |s: &str| Square::parse(s).unwrap();
-        assert!(attacked_by(&pos, sq("e6"), Color::Black));
+    fn losing_captures_need_a_defender() {
+        // Red rook e5 takes pawn e6, which Black's horse d8 defends (its leg d7 is empty);
+        // the pawn on a5 is not defended.
+        let pos = Position::from_fen("4k4/3n5/9/4p4/p3R4/9/9/9/9/3K5 w - - 0 1").unwrap();
         assert!(losing_capture(&pos, Move::parse("e5e6").unwrap()));
-        assert!(!attacked_by(&pos, sq("a5"), Color::Black));
-        // Cannon over a screen, pawn sideways across the river, king in its palace.
-        let pos = Position::from_fen("4k4/9/4c4/9/4P4/3pR4/9/9/9/3K5 w - - 0 1").unwrap();
-        let black = |s: &str| attacked_by(&pos, sq(s), Color::Black);
-        let red = |s: &str| attacked_by(&pos, sq(s), Color::Red);
-        assert!(black("e4") && black("c4") && black("d3") && black("e8"));
-        assert!(!black("b4") && !black("e2") && !black("d8"));
-        assert!(red("e6") && red("f5") && red("i4") && red("e1") && !red("a9") && !red("e7"));
+        assert!(!losing_capture(&pos, Move::parse("e5a5").unwrap()));
     }
 
     #[test]

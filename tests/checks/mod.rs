@@ -6,7 +6,7 @@
 pub mod protocol;
 
 use crate::reference::{move_text, RefBoard, RefMove};
-use chuhe::board::{Color, Move, MoveList, PieceKind, Position, Square};
+use chuhe::board::{Color, Move, MoveList, Piece, PieceKind, Position, Square};
 
 /// Sorted ICCS texts of a move list.
 fn texts(moves: &[Move]) -> Vec<String> {
@@ -51,8 +51,8 @@ pub fn check_static(pos: &Position) -> (RefBoard, MoveList) {
         assert_eq!(total as usize, pos.pieces(color).count(), "counts of {fen}");
         let k = pos.king_square(color);
         assert_eq!(pos.piece_at(k).map(|p| (p.color(), p.kind())), Some((color, PieceKind::King)), "king of {fen}");
-        for (sq, p) in pos.pieces(color) {
-            assert_eq!(pos.piece_at(sq), Some(p), "pieces() of {fen}");
+        for (kind, sq) in pos.pieces(color) {
+            assert_eq!(pos.piece_at(sq), Some(Piece::new(color, kind)), "pieces() of {fen}");
             let id = pos.piece_id_at(sq).expect("piece has an id");
             assert_eq!(pos.square_of_id(id), Some(sq), "id of {sq} in {fen}");
         }
@@ -94,7 +94,7 @@ pub fn check_static(pos: &Position) -> (RefBoard, MoveList) {
     // is_legal on every move of every own piece to every point, and on a few junk moves.
     let legal_set = texts(&legal);
     let own = pos.side_to_move();
-    for (from, _) in pos.pieces(own) {
+    for (_, from) in pos.pieces(own) {
         for to in Square::all() {
             let m = Move::new(from, to);
             let want = legal_set.binary_search(&m.to_string()).is_ok();
