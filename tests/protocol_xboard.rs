@@ -208,8 +208,12 @@ fn setboard_and_claims() {
     assert_eq!(fen(&mut e), "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C4NC1/9/RNBAKAB1R b - - 3 9");
     assert!(ask(&mut e, &format!("setboard {fen_in}")).is_empty());
     // A bad FEN is refused CECP-style and the position stays.
+    // Text that is no FEN is refused as a command; a readable impossible position is shown to
+    // the user as an illegal position.
     let l = ask(&mut e, "setboard rnbakabnr/9/9 w");
-    assert!(l.len() == 1 && l[0].starts_with("tellusererror Illegal position"), "{l:?}");
+    assert_eq!(l, vec!["Error (not a FEN: 3 ranks, expected 10): setboard"]);
+    let l = ask(&mut e, "setboard 4k4/9/9/9/9/9/9/9/9/4K4 w");
+    assert_eq!(l, vec!["tellusererror Illegal position: the kings face each other on an open file"]);
     assert_eq!(fen(&mut e), fen_in);
     e.send("sd 3");
     e.send("go");

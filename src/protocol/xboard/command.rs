@@ -4,7 +4,7 @@ use super::super::command::{parse_count, parse_time, Command, Words};
 use super::super::options::{HASH, THREADS};
 use super::clock::Level;
 use super::replies::{illegal_move, refusal};
-use crate::board::{Move, Position};
+use crate::board::{FenError, Move, Position};
 use crate::search::MAX_DEPTH;
 
 /// One CECP command.
@@ -98,7 +98,10 @@ pub fn parse(line: &str) -> Result<Cmd, String> {
         },
         "setboard" => match Position::from_fen(&normalize_fen(&w.rest())) {
             Ok(p) => Cmd::SetBoard(Box::new(p)),
-            Err(e) => return Err(format!("tellusererror Illegal position: {e}")),
+            // Text that is no FEN is a command error; a readable but illegal position is what
+            // CECP's "Illegal position" is for, shown to the user.
+            Err(FenError::Parse(e)) => return Err(refusal(&format!("not a FEN: {e}"), "setboard")),
+            Err(FenError::Position(e)) => return Err(format!("tellusererror Illegal position: {e}")),
         },
         "usermove" => match w.next_word() {
             Some(m) => Cmd::UserMove(Move::parse(m).map_err(|_| illegal_move(m, None))?, m.to_string()),
@@ -190,6 +193,10 @@ mod tests {
         assert_eq!(parse("st 2"), Ok(Cmd::MoveTime(2000)));
         assert_eq!(parse("protover 1"), Ok(Cmd::Nothing));
         assert_eq!(parse("protover 2"), Ok(Cmd::Features));
-        assert!(parse("setboard 9/9 w").unwrap_err().starts_with("tellusererror Illegal position: "));
+        assert_eq!(parse("setboard 9/9 w"), Err("Error (not a FEN: 2 ranks, expected 10): setboard".to_string()));
+        assert_eq!(
+            parse("setboard 4k4/9/9/9/9/9/9/9/9/4K4 w"),
+            Err("tellusererror Illegal position: the kings face each other on an open file".to_string())
+        );
     }
 }
