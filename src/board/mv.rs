@@ -97,7 +97,10 @@ mod tests {
         assert_eq!(m.to_string(), "h2e2");
         assert_eq!(Move::parse("H2E2").unwrap(), m);
         for bad in ["", "h2e", "h2e2x", "j2e2", "h2h2", "h2é2", "h-e2"] {
-            assert!(Move::parse(bad).is_err(), "{bad}");
+            assert_eq!(
+                Move::parse(bad).unwrap_err().to_string(),
+                format!("malformed move '{bad}': expected ICCS like h2e2")
+            );
         }
     }
 }

@@ -432,7 +432,9 @@ mod tests {
     fn time_controls_and_engine_settings() {
         assert_eq!(parse_tc("40/60").unwrap(), Limit::Clock { moves: 40, base_ms: 60_000, inc_ms: 0 });
         assert_eq!(parse_tc("1:30+0.5").unwrap(), Limit::Clock { moves: 0, base_ms: 90_000, inc_ms: 500 });
-        assert!(parse_tc("0").is_err() && parse_tc("x+1").is_err() && parse_tc("-5").is_err());
+        assert_eq!(parse_tc("0"), Err("tc '0' gives no time".to_string()));
+        assert_eq!(parse_tc("x+1"), Err("tc: 'x' is not a valid number".to_string()));
+        assert_eq!(parse_tc("-5"), Err("tc: '-5' is out of range".to_string()));
         let cfg = parse(&words(
             "-engine cmd=/bin/e arg=-v arg=x st=0.5 timemargin=50 -engine cmd=/bin/e nodes=100 proto=uci",
         ))

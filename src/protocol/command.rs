@@ -337,8 +337,11 @@ mod tests {
         assert_eq!(p.start, Start::Fen("9/9/9/9/9/9/9/9/9/9 w - - 0 1".into()));
         let e = parse_position(&mut Words::new("startpos moves h2e2 zz h9g7")).unwrap_err();
         assert!(e.contains("'zz'") && e.contains("move 2"), "{e}");
-        assert!(parse_position(&mut Words::new("startpos h2e2")).is_err());
-        assert!(parse_position(&mut Words::new("fen")).is_err());
-        assert!(parse_position(&mut Words::new("")).is_err());
+        assert_eq!(
+            parse_position(&mut Words::new("startpos h2e2")).unwrap_err().to_string(),
+            "expected 'moves', got 'h2e2'"
+        );
+        assert_eq!(parse_position(&mut Words::new("fen")).unwrap_err().to_string(), "'fen' needs a FEN string");
+        assert_eq!(parse_position(&mut Words::new("")).unwrap_err().to_string(), "expected 'startpos' or 'fen'");
     }
 }

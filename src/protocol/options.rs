@@ -308,9 +308,15 @@ mod tests {
         assert_eq!(o.hash_mb, MAX_HASH_MB);
         assert!(o.apply(&HASH, Some("0")).unwrap().note.is_some());
         assert_eq!(o.hash_mb, 1);
-        assert!(o.apply(&HASH, Some("big")).is_err());
-        assert!(o.apply(&HASH, Some("-5")).is_err());
-        assert!(o.apply(&HASH, None).is_err());
+        assert_eq!(
+            o.apply(&HASH, Some("big")).unwrap_err().to_string(),
+            "option 'Hash' needs an integer in 1..4096, got 'big'"
+        );
+        assert_eq!(
+            o.apply(&HASH, Some("-5")).unwrap_err().to_string(),
+            "option 'Hash' needs an integer in 1..4096, got '-5'"
+        );
+        assert_eq!(o.apply(&HASH, None).unwrap_err().to_string(), "option 'Hash' needs a number");
         assert_eq!(o.hash_mb, 1);
         o.apply(&HASH0, Some("0")).unwrap();
         assert_eq!(o.hash_mb, DEFAULT_HASH_MB);
@@ -322,7 +328,10 @@ mod tests {
         assert_eq!(o.ucci_time_unit_ms(), 1000);
         o.apply(&MS, Some("TRUE")).unwrap();
         assert_eq!(o.ucci_time_unit_ms(), 1);
-        assert!(o.apply(&MS, Some("maybe")).is_err());
+        assert_eq!(
+            o.apply(&MS, Some("maybe")).unwrap_err().to_string(),
+            "option 'usemillisec' needs true or false, got 'maybe'"
+        );
         assert!(o.use_millisec);
         assert_eq!(find(&[HASH, MS], " HASH ").map(|s| s.key), Some(Key::Hash));
         assert!(find(&[HASH, MS], "nothing").is_none());

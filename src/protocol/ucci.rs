@@ -173,10 +173,13 @@ mod tests {
         assert!(go("go", &o).unwrap().infinite);
         assert!(go("go ponder time -5", &o).unwrap().ponder);
         assert_eq!(go("go time -5", &o).unwrap().own_time_ms, Some(0));
-        assert!(go("go depth", &o).is_err());
-        assert!(go("go depth x", &o).is_err());
-        assert!(go("go ponder draw depth 3", &o).is_err());
-        assert!(go("go fast", &o).is_err());
+        assert_eq!(go("go depth", &o).unwrap_err().to_string(), "'depth' needs a number");
+        assert_eq!(go("go depth x", &o).unwrap_err().to_string(), "'depth' needs a non-negative integer, got 'x'");
+        assert_eq!(
+            go("go ponder draw depth 3", &o).unwrap_err().to_string(),
+            "go: 'ponder' and 'draw' exclude each other"
+        );
+        assert_eq!(go("go fast", &o).unwrap_err().to_string(), "go: unknown word 'fast'");
         assert_eq!(Ucci.parse("go perft 3", &o), Ok(Command::Perft(3)));
     }
 
@@ -191,10 +194,13 @@ mod tests {
         );
         assert_eq!(Ucci.parse("setoption newgame", &o), Ok(Command::SetOption { name: "newgame".into(), value: None }));
         assert_eq!(Ucci.parse("ponderhit draw", &o), Ok(Command::PonderHit { draw: true }));
-        assert!(Ucci.parse("ponderhit now", &o).is_err());
-        assert!(Ucci.parse("banmoves h2e2 h2", &o).is_err());
+        assert_eq!(Ucci.parse("ponderhit now", &o).unwrap_err().to_string(), "ponderhit: unknown word 'now'");
+        assert_eq!(
+            Ucci.parse("banmoves h2e2 h2", &o).unwrap_err().to_string(),
+            "banmoves: malformed move 'h2' (move 2)"
+        );
         assert!(Ucci.parse("frobnicate", &o).unwrap_err().contains("unknown command"));
-        assert!(Ucci.parse("isready now", &o).is_err());
+        assert_eq!(Ucci.parse("isready now", &o).unwrap_err().to_string(), "isready: unexpected word 'now'");
     }
 
     #[test]

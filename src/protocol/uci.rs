@@ -174,8 +174,8 @@ mod tests {
         assert!(go("go ponder").unwrap().infinite);
         assert_eq!(go("go movetime 10 mate 3").unwrap().mate, Some(3));
         assert_eq!(go("go wtime -100").unwrap().side_time_ms[0], Some(0));
-        assert!(go("go wtime").is_err());
-        assert!(go("go nodes lots").is_err());
+        assert_eq!(go("go wtime").unwrap_err().to_string(), "'wtime' needs a time");
+        assert_eq!(go("go nodes lots").unwrap_err().to_string(), "'nodes' needs a non-negative integer, got 'lots'");
     }
 
     #[test]
@@ -189,8 +189,11 @@ mod tests {
             Uci.parse("setoption name Clear Hash", &o),
             Ok(Command::SetOption { name: "Clear Hash".into(), value: None })
         );
-        assert!(Uci.parse("setoption Hash 3", &o).is_err());
-        assert!(Uci.parse("setoption name", &o).is_err());
+        assert_eq!(
+            Uci.parse("setoption Hash 3", &o).unwrap_err().to_string(),
+            "setoption: expected 'setoption name <name> [value <value>]'"
+        );
+        assert_eq!(Uci.parse("setoption name", &o).unwrap_err().to_string(), "setoption: missing option name");
     }
 
     #[test]
