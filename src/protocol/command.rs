@@ -28,7 +28,7 @@ pub struct PositionCmd {
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Go {
     /// Think on the opponent's time until `ponderhit` or `stop`.
-    pub ponder: bool,
+    pub pondering: bool,
     /// The opponent offers a draw (UCCI `go draw`).
     pub draw_offer: bool,
     /// Search until `stop`.
@@ -171,7 +171,7 @@ pub fn parse_go(
     let mut go = Go::default();
     while let Some(word) = w.next_word() {
         match word {
-            "ponder" => go.ponder = true,
+            "ponder" => go.pondering = true,
             "infinite" => go.infinite = true,
             "depth" => go.depth = Some(small(w.count(word)?)),
             "nodes" => go.nodes = Some(w.count(word)?),

@@ -169,7 +169,7 @@ pub struct Options {
     /// MultiPV.
     pub multipv: u64,
     /// Ponder allowed.
-    pub ponder: bool,
+    pub may_ponder: bool,
     /// Move overhead, ms.
     pub move_overhead_ms: u64,
 }
@@ -181,7 +181,7 @@ impl Default for Options {
             hash_mb: DEFAULT_HASH_MB,
             threads: 1,
             multipv: 1,
-            ponder: false,
+            may_ponder: false,
             move_overhead_ms: DEFAULT_MOVE_OVERHEAD_MS,
         }
     }
@@ -218,7 +218,7 @@ impl Options {
             Key::Hash => self.hash_mb.to_string(),
             Key::Threads => self.threads.to_string(),
             Key::MultiPv => self.multipv.to_string(),
-            Key::Ponder => self.ponder.to_string(),
+            Key::Ponder => self.may_ponder.to_string(),
             Key::MoveOverhead => self.move_overhead_ms.to_string(),
             Key::ClearHash => String::new(),
         }
@@ -236,7 +236,7 @@ impl Options {
                     parse_bool(v).ok_or_else(|| format!("option '{name}' needs true or false, got '{}'", clip(v)))?;
                 match spec.key {
                     Key::UseMillisec => self.use_millisec = b,
-                    Key::Ponder => self.ponder = b,
+                    Key::Ponder => self.may_ponder = b,
                     _ => {}
                 }
             }

@@ -24,7 +24,7 @@ pub struct Decision {
     /// Best move; `None` when there is no move to play.
     pub best: Option<Move>,
     /// Expected reply.
-    pub ponder: Option<Move>,
+    pub ponder_move: Option<Move>,
     /// Accept the offered draw.
     pub draw: bool,
     /// Resign.
@@ -64,8 +64,8 @@ pub fn decide(pos: &Position, root: &[Move], res: &SearchResult, last_pv: &[Move
         .filter(|m| root.contains(m))
         .or_else(|| last_pv.first().copied().filter(|m| root.contains(m)))
         .or_else(|| root.first().copied());
-    let ponder = best.and_then(|b| {
-        let guess = if res.best == Some(b) { res.ponder } else { None };
+    let ponder_move = best.and_then(|b| {
+        let guess = if res.best == Some(b) { res.ponder_move } else { None };
         let guess = guess.or_else(|| if last_pv.first() == Some(&b) { last_pv.get(1).copied() } else { None });
         let mut after = pos.clone();
         after.make_move(b);
@@ -79,7 +79,7 @@ pub fn decide(pos: &Position, root: &[Move], res: &SearchResult, last_pv: &[Move
     let draw = best.is_some() && hist.draw_offered && accept_draw(res.score);
     let resign = best.is_some() && !draw && hist.hopeless_streak >= RESIGN_STREAK;
     hist.draw_offered = false;
-    Decision { best, ponder, draw, resign }
+    Decision { best, ponder_move, draw, resign }
 }
 
 #[cfg(test)]
@@ -87,7 +87,7 @@ mod tests {
     use super::*;
 
     fn result(best: Option<Move>, score: Score, depth: u32) -> SearchResult {
-        SearchResult { best, ponder: None, score, depth, nodes: 1 }
+        SearchResult { best, ponder_move: None, score, depth, nodes: 1 }
     }
 
     /// The start position, its root moves, the first of them, a fresh history.
@@ -134,10 +134,10 @@ mod tests {
         let h2e2 = Move::parse("h2e2").unwrap();
         let h9g7 = Move::parse("h9g7").unwrap();
         let d = decide(&pos, &root, &result(None, Score::Cp(0), 1), &[h2e2, h9g7], &mut h);
-        assert_eq!((d.best, d.ponder), (Some(h2e2), Some(h9g7)));
+        assert_eq!((d.best, d.ponder_move), (Some(h2e2), Some(h9g7)));
         let bogus = Move::parse("a0a9").unwrap();
         let d = decide(&pos, &root, &result(Some(h2e2), Score::Cp(0), 1), &[h2e2, bogus], &mut h);
-        assert_eq!((d.best, d.ponder), (Some(h2e2), None));
+        assert_eq!((d.best, d.ponder_move), (Some(h2e2), None));
         let d = decide(&pos, &[], &result(None, Score::Cp(0), 0), &[], &mut h);
         assert_eq!(d.best, None);
     }

@@ -237,7 +237,7 @@ impl Session {
         if r.done.load(Ordering::SeqCst) {
             return;
         }
-        let empty = SearchResult { best: None, ponder: None, score: Score::Cp(0), depth: 0, nodes: 0 };
+        let empty = SearchResult { best: None, ponder_move: None, score: Score::Cp(0), depth: 0, nodes: 0 };
         let d = policy::decide(&r.pos, &r.root, &empty, &[], &mut self.lock_history());
         let mut lines = vec![self.replies.error("the search ended without a move; playing a fallback")];
         lines.extend(self.replies.bestmove(&d));
@@ -418,7 +418,7 @@ impl Session {
         if root.is_empty() {
             history.draw_offered = false;
             drop(history);
-            let d = Decision { best: None, ponder: None, draw: false, resign: false };
+            let d = Decision { best: None, ponder_move: None, draw: false, resign: false };
             self.out.lines(&self.replies.bestmove(&d));
             return Ok(());
         }
@@ -433,7 +433,7 @@ impl Session {
             movestogo: go.movestogo.filter(|&m| m > 0),
             mate: go.mate.filter(|&m| m > 0),
             infinite: go.infinite,
-            ponder: go.ponder,
+            pondering: go.pondering,
             move_overhead_ms: self.opts.move_overhead_ms,
         };
         let done = Arc::new(AtomicBool::new(false));
@@ -444,13 +444,13 @@ impl Session {
         let request = SearchRequest::new(self.game.start(), self.game.moves(), limits.clone()).restricted_to(restrict);
         self.engine.start(request, report);
         let deadline =
-            if go.ponder { None } else { hard_limit_ms(&limits).map(|ms| started + Duration::from_millis(ms)) };
+            if go.pondering { None } else { hard_limit_ms(&limits).map(|ms| started + Duration::from_millis(ms)) };
         self.search = Some(Running {
             pos,
             root,
             dead_polls: 0,
             limits,
-            pondering: go.ponder,
+            pondering: go.pondering,
             deadline,
             stop_sent: false,
             done,

@@ -83,7 +83,7 @@ impl Replies for Ucci {
 
     fn bestmove(&self, d: &Decision) -> Vec<String> {
         let Some(best) = d.best else { return vec!["nobestmove".to_string()] };
-        let ponder = d.ponder.map_or(String::new(), |p| format!(" ponder {p}"));
+        let ponder = d.ponder_move.map_or(String::new(), |p| format!(" ponder {p}"));
         let flag = match (d.draw, d.resign) {
             (true, _) => " draw",
             (false, true) => " resign",
@@ -134,7 +134,7 @@ impl Dialect for Ucci {
             "go" => {
                 let unit = opts.ucci_time_unit_ms();
                 let c = parse_go(&mut w, |go, word, w| go_word(go, word, w, unit))?;
-                if matches!(&c, Command::Go(g) if g.ponder && g.draw_offer) {
+                if matches!(&c, Command::Go(g) if g.pondering && g.draw_offer) {
                     return Err("go: 'ponder' and 'draw' exclude each other".to_string());
                 }
                 c
@@ -171,7 +171,7 @@ mod tests {
         let g = go("go draw time 60000 movestogo 20", &o).unwrap();
         assert_eq!((g.own_time_ms, g.movestogo, g.draw_offer), (Some(60_000), Some(20), true));
         assert!(go("go", &o).unwrap().infinite);
-        assert!(go("go ponder time -5", &o).unwrap().ponder);
+        assert!(go("go ponder time -5", &o).unwrap().pondering);
         assert_eq!(go("go time -5", &o).unwrap().own_time_ms, Some(0));
         assert_eq!(go("go depth", &o).unwrap_err().to_string(), "'depth' needs a number");
         assert_eq!(go("go depth x", &o).unwrap_err().to_string(), "'depth' needs a non-negative integer, got 'x'");
@@ -208,11 +208,14 @@ mod tests {
         assert_eq!(ucci_score(Score::Mate(1)), 9999);
         assert_eq!(ucci_score(Score::Mate(-1)), -9998);
         let h2e2 = Move::parse("h2e2").ok();
-        let d = Decision { best: h2e2, ponder: Move::parse("h9g7").ok(), draw: false, resign: true };
+        let d = Decision { best: h2e2, ponder_move: Move::parse("h9g7").ok(), draw: false, resign: true };
         assert_eq!(Ucci.bestmove(&d), ["bestmove h2e2 ponder h9g7 resign"]);
         let draw = Decision { draw: true, ..d };
         assert_eq!(Ucci.bestmove(&draw), ["bestmove h2e2 ponder h9g7 draw"]);
-        assert_eq!(Ucci.bestmove(&Decision { best: None, ponder: None, draw: false, resign: false }), ["nobestmove"]);
+        assert_eq!(
+            Ucci.bestmove(&Decision { best: None, ponder_move: None, draw: false, resign: false }),
+            ["nobestmove"]
+        );
         let p = ProbeInfo { mv: h2e2, score: 35, bound: Bound::Lower, depth: 7 };
         assert_eq!(Ucci.pophash(Some(&p)).unwrap(), "pophash bestmove h2e2 lowerbound 35 depth 7");
         assert_eq!(Ucci.pophash(None).unwrap(), "pophash");

@@ -114,7 +114,7 @@ impl Replies for Uci {
     }
 
     fn bestmove(&self, d: &Decision) -> Vec<String> {
-        vec![match (d.best, d.ponder) {
+        vec![match (d.best, d.ponder_move) {
             (None, _) => "bestmove (none)".to_string(),
             (Some(b), None) => format!("bestmove {b}"),
             (Some(b), Some(p)) => format!("bestmove {b} ponder {p}"),
@@ -198,7 +198,10 @@ mod tests {
 
     #[test]
     fn replies() {
-        assert_eq!(Uci.bestmove(&Decision { best: None, ponder: None, draw: true, resign: true }), ["bestmove (none)"]);
+        assert_eq!(
+            Uci.bestmove(&Decision { best: None, ponder_move: None, draw: true, resign: true }),
+            ["bestmove (none)"]
+        );
         let i = Info {
             depth: 3,
             seldepth: 5,

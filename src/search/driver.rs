@@ -199,7 +199,7 @@ impl<'a> Worker<'a> {
             }
         }
         let tm = TimeManager::new(&shared.limits, &shared.params);
-        let clock = (id == 0).then_some(Clock { tm, pondering: shared.limits.ponder });
+        let clock = (id == 0).then_some(Clock { tm, pondering: shared.limits.pondering });
         Worker {
             shared,
             id,
@@ -527,22 +527,22 @@ impl<'a> Worker<'a> {
             // No legal move: checkmated or stalemated, a loss either way.
             return SearchResult {
                 best: None,
-                ponder: None,
+                ponder_move: None,
                 score: Score::from_internal(-MATE),
                 depth: 0,
                 nodes: self.shared.total_nodes(),
             };
         };
         let score = rm.current_score();
-        let mut ponder = rm.pv.get(1).copied();
-        if ponder.is_none() {
+        let mut ponder_move = rm.pv.get(1).copied();
+        if ponder_move.is_none() {
             let mut p = self.pos.clone();
             p.make_move(rm.mv);
-            ponder = self.shared.tt.probe(p.key(), 0).map(|e| e.mv).filter(|&m| !m.is_null() && p.is_legal(m));
+            ponder_move = self.shared.tt.probe(p.key(), 0).map(|e| e.mv).filter(|&m| !m.is_null() && p.is_legal(m));
         }
         SearchResult {
             best: Some(rm.mv),
-            ponder,
+            ponder_move,
             score: Score::from_internal(if score == -INF { 0 } else { score }),
             depth: completed_depth,
             nodes: self.shared.total_nodes(),

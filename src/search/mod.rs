@@ -186,7 +186,7 @@ pub struct Limits {
     /// No limit until `stop`.
     pub infinite: bool,
     /// Pondering: no clock until `ponderhit`, never finish before `ponderhit` or `stop`.
-    pub ponder: bool,
+    pub pondering: bool,
     /// Safety margin per move for communication delays.
     pub move_overhead_ms: u64,
 }
@@ -197,7 +197,7 @@ pub struct SearchResult {
     /// Best move, or `None` when there is no legal move.
     pub best: Option<Move>,
     /// Expected reply.
-    pub ponder: Option<Move>,
+    pub ponder_move: Option<Move>,
     /// Score of the best move.
     pub score: Score,
     /// Depth completed.
@@ -352,10 +352,10 @@ impl Engine {
             (self.tt.clone(), self.stop.clone(), self.ponderhit.clone(), self.last.clone());
         let settings = self.settings;
         self.handle = Some(std::thread::spawn(move || {
-            let (ponder, infinite) = (request.limits.ponder, request.limits.infinite);
+            let (pondering, infinite) = (request.limits.pondering, request.limits.infinite);
             let result = driver::run_search(&tt, &stop, &ponderhit, &request, &settings, &mut report);
             // A ponder search waits for ponderhit or stop, an infinite one for stop.
-            while (ponder && !ponderhit.load(Ordering::SeqCst) || infinite) && !stop.load(Ordering::SeqCst) {
+            while (pondering && !ponderhit.load(Ordering::SeqCst) || infinite) && !stop.load(Ordering::SeqCst) {
                 std::thread::sleep(std::time::Duration::from_millis(1));
             }
             *last.lock().unwrap_or_else(|e| e.into_inner()) = Some(result.clone());

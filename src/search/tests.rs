@@ -103,7 +103,7 @@ fn search_never_returns_an_illegal_move_or_line() {
                 let (r, reports) = engine.search_collect(&SearchRequest::new(&pos, &[], limits));
                 let best = r.best.expect("a move");
                 assert!(pos.is_legal(best), "{best} in {}", pos.to_fen());
-                if let Some(p) = r.ponder {
+                if let Some(p) = r.ponder_move {
                     let mut after = pos.clone();
                     after.make_move(best);
                     assert!(after.is_legal(p), "ponder {p}");
@@ -346,7 +346,7 @@ fn a_new_search_or_a_new_game_stops_a_running_infinite_search() {
 fn ponder_waits_for_ponderhit_then_the_clock_applies() {
     let mut engine = Engine::new();
     let (tx, rx) = mpsc::channel();
-    let limits = Limits { ponder: true, movetime_ms: Some(100), depth: Some(3), ..Limits::default() };
+    let limits = Limits { pondering: true, movetime_ms: Some(100), depth: Some(3), ..Limits::default() };
     engine.start(SearchRequest::new(&Position::startpos(), &[], limits), move |r| {
         if let Report::Done(res) = r {
             let _ = tx.send((Instant::now(), res));

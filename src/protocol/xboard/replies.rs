@@ -172,13 +172,13 @@ mod tests {
     fn replies() {
         let x = Xboard::default();
         let m = Move::parse("h2e2").ok();
-        assert_eq!(x.bestmove(&Decision { best: m, ponder: None, draw: false, resign: false }), ["move h2e2"]);
+        assert_eq!(x.bestmove(&Decision { best: m, ponder_move: None, draw: false, resign: false }), ["move h2e2"]);
         assert_eq!(
-            x.bestmove(&Decision { best: m, ponder: None, draw: true, resign: false }),
+            x.bestmove(&Decision { best: m, ponder_move: None, draw: true, resign: false }),
             ["offer draw", "move h2e2"]
         );
-        assert_eq!(x.bestmove(&Decision { best: m, ponder: None, draw: false, resign: true }), ["resign"]);
-        assert!(x.bestmove(&Decision { best: None, ponder: None, draw: false, resign: false }).is_empty());
+        assert_eq!(x.bestmove(&Decision { best: m, ponder_move: None, draw: false, resign: true }), ["resign"]);
+        assert!(x.bestmove(&Decision { best: None, ponder_move: None, draw: false, resign: false }).is_empty());
         assert_eq!(x.error("setoption: no such option 'x'"), "Error (no such option 'x'): setoption");
         assert_eq!(refusal("unknown command", "frobnicate"), "Error (unknown command): frobnicate");
         let hs = x.handshake();

@@ -27,7 +27,7 @@ pub struct Cecp {
     game_over: bool,
     analyzing: bool,
     /// `hard`: ponder after our move.
-    ponder: bool,
+    may_ponder: bool,
     /// The guessed reply, played in the session's game, while a ponder search runs on it.
     pondering: Option<Move>,
     clock: Clock,
@@ -76,7 +76,7 @@ impl Cecp {
             engine_side: Color::Black,
             game_over: false,
             analyzing: false,
-            ponder: false,
+            may_ponder: false,
             pondering: None,
             clock: Clock::default(),
             draw_offered: false,
@@ -132,7 +132,7 @@ impl Cecp {
             Cmd::Time(ms) => self.clock.set_own(ms),
             Cmd::Post(on) => self.x.set_post(on),
             Cmd::Ponder(on) => {
-                self.ponder = on;
+                self.may_ponder = on;
                 if !on {
                     self.cancel_ponder();
                 }
@@ -201,8 +201,8 @@ impl Cecp {
         if self.claim_end() {
             return;
         }
-        if self.ponder && !self.force {
-            if let Some(guess) = d.ponder {
+        if self.may_ponder && !self.force {
+            if let Some(guess) = d.ponder_move {
                 self.start_ponder(guess);
             }
         }
@@ -240,7 +240,7 @@ impl Cecp {
             return;
         }
         self.s.set_game(game);
-        let go = Go { ponder: true, ..self.limits() };
+        let go = Go { pondering: true, ..self.limits() };
         match self.s.go(go) {
             Ok(()) => self.pondering = Some(guess),
             Err(e) => self.s.error(&e),
