@@ -9,6 +9,8 @@ mod piece;
 mod position;
 mod square;
 pub mod tables;
+#[cfg(test)]
+pub(crate) mod testing;
 pub mod zobrist;
 
 pub use fen::{FenError, FenParseError, PositionError, START_FEN};

@@ -366,14 +366,7 @@ impl std::fmt::Debug for Position {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// Deterministic xorshift so the random games are the same on every run.
-    fn next(state: &mut u64) -> u64 {
-        *state ^= *state << 13;
-        *state ^= *state >> 7;
-        *state ^= *state << 17;
-        *state
-    }
+    use crate::board::testing::{random_games, Xorshift};
 
     #[test]
     fn slot_layout_holds_the_full_set() {
@@ -394,7 +387,7 @@ mod tests {
 
     #[test]
     fn random_games_keep_key_and_unmake_exact() {
-        let mut rng = 0x1234_5678_9abc_def1u64;
+        let mut rng = Xorshift(0x1234_5678_9abc_def1);
         let mut plies = 0;
         for _ in 0..300 {
             let mut pos = Position::startpos();
@@ -404,7 +397,7 @@ mod tests {
                 if moves.is_empty() {
                     break;
                 }
-                let m = moves[(next(&mut rng) % moves.len() as u64) as usize];
+                let m = moves[rng.below(moves.len())];
                 let before = pos.clone();
                 let undo = pos.make_move(m);
                 assert_eq!(pos.key(), pos.compute_key(), "key after {m}");
@@ -447,24 +440,14 @@ mod tests {
 
     #[test]
     fn gives_check_agrees_with_making_the_move() {
-        let mut rng = 99u64;
-        for _ in 0..100 {
-            let mut pos = Position::startpos();
-            for _ in 0..100 {
-                let moves = pos.legal_moves();
-                if moves.is_empty() {
-                    break;
-                }
-                for &m in &moves {
-                    let mut p = pos.clone();
-                    let predicted = p.gives_check(m);
-                    p.make_move(m);
-                    assert_eq!(predicted, p.in_check(), "{m} in {}", pos.to_fen());
-                    assert!(pos.is_legal(m));
-                }
-                let m = moves[(next(&mut rng) % moves.len() as u64) as usize];
-                pos.make_move(m);
+        random_games(99, 100, 100, |pos, moves, _, _| {
+            for &m in moves {
+                let mut p = pos.clone();
+                let predicted = p.gives_check(m);
+                p.make_move(m);
+                assert_eq!(predicted, p.in_check(), "{m} in {}", pos.to_fen());
+                assert!(pos.is_legal(m));
             }
-        }
+        });
     }
 }

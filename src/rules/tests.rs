@@ -288,41 +288,23 @@ fn loop_verdict_rejects_a_non_loop() {
 
 #[test]
 fn classification_is_consistent_over_random_games() {
-    // Deterministic xorshift: every quiet legal move of random games is classified without
-    // panicking, checks agree with `gives_check`, and chased pieces are enemy non-kings.
-    let mut rng = 0x2545_f491_4f6c_dd1du64;
-    let mut next = || {
-        rng ^= rng << 13;
-        rng ^= rng >> 7;
-        rng ^= rng << 17;
-        rng
-    };
+    // Every quiet legal move of random games is classified without panicking, checks agree
+    // with `gives_check`, and chased pieces are enemy non-kings.
     let mut chases = 0;
-    for _ in 0..40 {
-        let mut pos = Position::startpos();
-        for _ in 0..120 {
-            let moves = pos.legal_moves();
-            if moves.is_empty() {
-                break;
+    crate::board::testing::random_games(0x2545_f491_4f6c_dd1d, 40, 120, |pos, moves, _, _| {
+        for &m in moves.iter().filter(|&&m| !pos.is_capture(m)) {
+            let c = classify(pos, m);
+            assert_eq!(c.is_check(), pos.gives_check(m), "{m} in {pos:?}");
+            let mut after = pos.clone();
+            after.make_move(m);
+            for id in c.chased_ids(pos.side_to_move()) {
+                let sq = after.square_of_id(id).expect("chased piece on the board");
+                let piece = after.piece_at(sq).unwrap();
+                assert_eq!(piece.color(), pos.side_to_move().opp());
+                assert_ne!(piece.kind(), PieceKind::King);
+                chases += 1;
             }
-            for &m in &moves {
-                if pos.is_capture(m) {
-                    continue;
-                }
-                let c = classify(&pos, m);
-                assert_eq!(c.is_check(), pos.gives_check(m), "{m} in {pos:?}");
-                let mut after = pos.clone();
-                after.make_move(m);
-                for id in c.chased_ids(pos.side_to_move()) {
-                    let sq = after.square_of_id(id).expect("chased piece on the board");
-                    let piece = after.piece_at(sq).unwrap();
-                    assert_eq!(piece.color(), pos.side_to_move().opp());
-                    assert_ne!(piece.kind(), PieceKind::King);
-                    chases += 1;
-                }
-            }
-            pos.make_move(moves[(next() % moves.len() as u64) as usize]);
         }
-    }
+    });
     assert!(chases > 100, "only {chases} chases seen");
 }

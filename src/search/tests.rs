@@ -78,51 +78,35 @@ fn mated_and_stalemated_sides_have_no_move_and_lose() {
     assert_eq!((r.best, r.score), (None, Score::Mate(0)));
 }
 
-fn xorshift(s: &mut u64) -> u64 {
-    *s ^= *s << 13;
-    *s ^= *s >> 7;
-    *s ^= *s << 17;
-    *s
-}
-
 #[test]
 fn search_never_returns_an_illegal_move_or_line() {
-    let mut rng = 0x5eed_u64;
     let mut engine = Engine::new();
     let mut checked = 0;
-    for game in 0..6 {
-        let mut pos = Position::startpos();
-        for ply in 0..60 {
-            let moves = pos.legal_moves();
-            if moves.is_empty() {
-                break;
-            }
-            if ply % 7 == game % 7 {
-                let limits =
-                    if ply % 2 == 0 { depth(1 + ply % 4) } else { Limits { nodes: Some(3000), ..Limits::default() } };
-                let (r, reports) = engine.search_collect(&SearchRequest::new(&pos, &[], limits));
-                let best = r.best.expect("a move");
-                assert!(pos.is_legal(best), "{best} in {}", pos.to_fen());
-                if let Some(p) = r.ponder_move {
-                    let mut after = pos.clone();
-                    after.make_move(best);
-                    assert!(after.is_legal(p), "ponder {p}");
-                }
-                for rep in reports {
-                    if let Report::Pv(info) = rep {
-                        let mut line = pos.clone();
-                        for &m in &info.pv {
-                            assert!(line.is_legal(m), "pv {:?} in {}", info.pv, pos.to_fen());
-                            line.make_move(m);
-                        }
-                    }
-                }
-                checked += 1;
-            }
-            let m = moves[(xorshift(&mut rng) % moves.len() as u64) as usize];
-            pos.make_move(m);
+    crate::board::testing::random_games(0x5eed, 6, 60, |pos, _, game, ply| {
+        if ply % 7 != game % 7 {
+            return;
         }
-    }
+        let limits =
+            if ply % 2 == 0 { depth(1 + ply as u32 % 4) } else { Limits { nodes: Some(3000), ..Limits::default() } };
+        let (r, reports) = engine.search_collect(&SearchRequest::new(pos, &[], limits));
+        let best = r.best.expect("a move");
+        assert!(pos.is_legal(best), "{best} in {}", pos.to_fen());
+        if let Some(p) = r.ponder_move {
+            let mut after = pos.clone();
+            after.make_move(best);
+            assert!(after.is_legal(p), "ponder {p}");
+        }
+        for rep in reports {
+            if let Report::Pv(info) = rep {
+                let mut line = pos.clone();
+                for &m in &info.pv {
+                    assert!(line.is_legal(m), "pv {:?} in {}", info.pv, pos.to_fen());
+                    line.make_move(m);
+                }
+            }
+        }
+        checked += 1;
+    });
     assert!(checked > 30);
 }
 
