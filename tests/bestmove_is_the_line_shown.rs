@@ -28,6 +28,13 @@ fn random_opening(rng: &mut Rng) -> (Position, String) {
     (pos, moves.join(" "))
 }
 
+/// Checks search `i`: the move `played` is legal in `pos` and opens the last line shown.
+fn check_search(i: usize, pos: &Position, played: &str, last_line_first: Option<String>, lines: &[String]) {
+    assert!(pos.is_legal(Move::parse(played).unwrap()), "search {i}: {played}");
+    let first = last_line_first.unwrap_or_else(|| panic!("search {i}: no line shown"));
+    assert_eq!(first, played, "search {i}: the last line shown is not the move played\n{lines:?}");
+}
+
 /// The first move of the last `pv` in UCI/UCCI `info` lines.
 fn last_pv_move(info: &[String]) -> Option<String> {
     let line = info.iter().rev().find(|l| l.starts_with("info ") && l.contains(" pv "))?;
@@ -53,9 +60,7 @@ fn check_dialect(dialect: &str, seed: u64, searches: usize, go: impl Fn(&mut Rng
         }
         let (best, info) = e.search_end();
         let played = best.split_whitespace().nth(1).unwrap_or_else(|| panic!("search {i}: '{best}'"));
-        assert!(pos.is_legal(Move::parse(played).unwrap()), "search {i}: {best}");
-        let first = last_pv_move(&info).unwrap_or_else(|| panic!("search {i} ({line}): no line shown"));
-        assert_eq!(first, played, "search {i} ({line}): the last line shown is not the move played\n{info:?}");
+        check_search(i, &pos, played, last_pv_move(&info), &info);
     }
 }
 
@@ -116,14 +121,12 @@ fn xboard_plays_the_last_line_shown() {
         let mut lines = e.until(|l| l.starts_with("move ") || l.contains(" {"));
         let last = lines.pop().unwrap();
         let played = last.strip_prefix("move ").unwrap_or_else(|| panic!("search {i}: '{last}'"));
-        assert!(pos.is_legal(Move::parse(played).unwrap()), "search {i}: {last}");
         // Thinking output: `ply score time nodes pv...`.
         let pv_first = lines.iter().rev().find_map(|l| {
             let w: Vec<&str> = l.split_whitespace().collect();
             let numbers = w.len() > 4 && w[..4].iter().all(|x| x.trim_start_matches('-').parse::<i64>().is_ok());
             numbers.then(|| w[4].to_string())
         });
-        let first = pv_first.unwrap_or_else(|| panic!("search {i}: no line shown"));
-        assert_eq!(first, played, "search {i}: the last line shown is not the move played\n{lines:?}");
+        check_search(i, &pos, played, pv_first, &lines);
     }
 }

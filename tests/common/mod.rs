@@ -259,25 +259,27 @@ pub fn play_clock_game(
 pub mod scenario {
     use super::*;
 
-    /// A pondering search stays silent, and after `ponderhit` its clock ends it by itself.
-    pub fn ponder_then_ponderhit(e: &mut Engine, position: &str, go_ponder: &str) {
+    /// Starts a ponder search, which says nothing (no `bestmove`) however long it runs, then
+    /// sends `then` and returns the `bestmove` line that follows.
+    fn ponder_then(e: &mut Engine, position: &str, go_ponder: &str, then: &str) -> String {
         e.send(position);
         e.send(go_ponder);
-        e.silent_for(Duration::from_millis(400), "pondering");
-        // No stop is sent: a clock that never applied would fail the wait after WAIT.
-        e.send("ponderhit");
+        e.silent_for(Duration::from_millis(300), "pondering");
+        e.send(then);
         let (best, _) = e.search_end();
         assert!(best.starts_with("bestmove "), "{best}");
+        best
+    }
+
+    /// After `ponderhit` the clock ends the search by itself: no stop is sent, and a clock that
+    /// never applied would fail the wait after WAIT.
+    pub fn ponder_then_ponderhit(e: &mut Engine, position: &str, go_ponder: &str) {
+        ponder_then(e, position, go_ponder, "ponderhit");
     }
 
     /// `stop` ends a pondering search with a move, and the next position searches normally.
     pub fn ponder_then_stop_then_new_position(e: &mut Engine, position: &str, go_ponder: &str) {
-        e.send(position);
-        e.send(go_ponder);
-        e.silent_for(Duration::from_millis(300), "pondering");
-        e.send("stop");
-        let (best, _) = e.search_end();
-        assert!(best.starts_with("bestmove "), "{best}");
+        ponder_then(e, position, go_ponder, "stop");
         e.send("position startpos moves h2e2 b9c7");
         let best = e.go("go depth 2");
         let mut pos = Position::startpos();
