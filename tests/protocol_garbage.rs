@@ -8,24 +8,9 @@ use common::rng::Rng;
 use common::Engine;
 use std::time::Duration;
 
-const COMMANDS: &[&str] = &[
-    "go",
-    "go",
-    "go",
-    "position",
-    "position",
-    "setoption",
-    "isready",
-    "stop",
-    "ponderhit",
-    "banmoves",
-    "probe",
-    "d",
-    "eval",
-    "ucinewgame",
-    "uci",
-    "ucci",
-];
+/// First words: mostly searches and positions, every other command now and then.
+const COMMANDS: &str =
+    "go go go position position setoption isready stop ponderhit banmoves probe d eval ucinewgame uci ucci";
 
 /// Well-formed commands of either dialect (the other dialect rejects some of them).
 const VALID: &[&str] = &[
@@ -128,7 +113,8 @@ fn random_line(rng: &mut Rng) -> Vec<u8> {
         1 => VALID[rng.below(VALID.len())].as_bytes().to_vec(),
         _ => {
             let n = rng.below(8);
-            let mut words = vec![COMMANDS[rng.below(COMMANDS.len())]];
+            let commands: Vec<&str> = COMMANDS.split(' ').collect();
+            let mut words = vec![commands[rng.below(commands.len())]];
             words.extend((0..n).map(|_| WORDS[rng.below(WORDS.len())]));
             words.join(" ").into_bytes()
         }
