@@ -41,9 +41,9 @@ fn last_pv_move(info: &[String]) -> Option<String> {
     line.split(" pv ").nth(1)?.split_whitespace().next().map(String::from)
 }
 
-/// Runs `searches` searches in a UCI or UCCI session; `go` makes the search command and says
-/// whether it must be stopped after a pause.
-fn check_dialect(dialect: &str, seed: u64, searches: usize, go: impl Fn(&mut Rng) -> (String, bool)) {
+/// Runs `searches` searches in a UCI or UCCI session: a third of them `go infinite` stopped
+/// after a pause, the others the timed `go` that `timed` makes.
+fn check_dialect(dialect: &str, seed: u64, searches: usize, timed: impl Fn(&mut Rng) -> String) {
     let (mut e, _) = Engine::handshake(dialect);
     if dialect == "ucci" {
         e.ask("setoption usemillisec true");
@@ -52,7 +52,8 @@ fn check_dialect(dialect: &str, seed: u64, searches: usize, go: impl Fn(&mut Rng
     for i in 0..searches {
         let (pos, moves) = random_opening(&mut rng);
         e.send(&format!("position startpos moves {moves}"));
-        let (line, stop) = go(&mut rng);
+        let stop = rng.below(3) == 0;
+        let line = if stop { "go infinite".to_string() } else { timed(&mut rng) };
         e.send(&line);
         if stop {
             std::thread::sleep(Duration::from_millis(rng.below(150) as u64));
@@ -66,13 +67,7 @@ fn check_dialect(dialect: &str, seed: u64, searches: usize, go: impl Fn(&mut Rng
 
 #[test]
 fn uci_plays_the_last_line_shown() {
-    check_dialect("uci", 11, 40, |rng| {
-        if rng.below(3) == 0 {
-            ("go infinite".to_string(), true)
-        } else {
-            (format!("go movetime {}", 5 + rng.below(250)), false)
-        }
-    });
+    check_dialect("uci", 11, 40, |rng| format!("go movetime {}", 5 + rng.below(250)));
 }
 
 #[test]
@@ -90,13 +85,7 @@ fn uci_with_two_threads_plays_the_last_line_shown() {
 
 #[test]
 fn ucci_plays_the_last_line_shown() {
-    check_dialect("ucci", 12, 30, |rng| {
-        if rng.below(3) == 0 {
-            ("go infinite".to_string(), true)
-        } else {
-            (format!("go time {} increment 0", 200 + rng.below(4000)), false)
-        }
-    });
+    check_dialect("ucci", 12, 30, |rng| format!("go time {} increment 0", 200 + rng.below(4000)));
 }
 
 #[test]

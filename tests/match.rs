@@ -168,31 +168,21 @@ fn a_threefold_repetition_is_judged_by_the_rules() {
     assert!(line.starts_with("Finished game 1 (A vs B): 0-1 {Red loses: perpetual check"), "{line}");
 }
 
+/// One shuffling game where the fakes report scores `a` and `b`, with adjudication `flags`.
+fn scored_game(a: i32, b: i32, flags: &str) -> String {
+    let (a, b) = (format!("{} --score {a}", script(SHUFFLE)), format!("{} --score {b}", script(SHUFFLE)));
+    fake_match(&a, &b, "startpos\n", &format!("-games 1 {flags}"))
+}
+
 #[test]
 fn score_adjudication_resigns_and_draws() {
-    let lose = "-resign movecount=2 score=800";
-    let out = fake_match(
-        &format!("{} --score -900", script(SHUFFLE)),
-        &format!("{} --score 0", script(SHUFFLE)),
-        "startpos\n",
-        &format!("-games 1 {lose}"),
-    );
+    let out = scored_game(-900, 0, "-resign movecount=2 score=800");
     assert!(out.contains("Finished game 1 (A vs B): 0-1 {Black wins by adjudication}"), "{out}");
     let draw = "-draw movenumber=1 movecount=2 score=10";
-    let out = fake_match(
-        &format!("{} --score 5", script(SHUFFLE)),
-        &format!("{} --score -3", script(SHUFFLE)),
-        "startpos\n",
-        &format!("-games 1 {draw}"),
-    );
+    let out = scored_game(5, -3, draw);
     assert!(out.contains("Finished game 1 (A vs B): 1/2-1/2 {Draw by adjudication}"), "{out}");
     // Scores outside the window never adjudicate a draw: the game runs into the repetition.
-    let out = fake_match(
-        &format!("{} --score 50", script(SHUFFLE)),
-        &format!("{} --score -3", script(SHUFFLE)),
-        "startpos\n",
-        &format!("-games 1 {draw}"),
-    );
+    let out = scored_game(50, -3, draw);
     assert!(!out.contains("adjudication"), "{out}");
 }
 

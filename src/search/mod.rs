@@ -22,7 +22,7 @@ use tt::TranspositionTable;
 
 use crate::board::{Move, Position};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::thread::JoinHandle;
 
 /// Scores at or beyond this magnitude are mates.
@@ -227,7 +227,6 @@ pub struct Engine {
     stop: Arc<AtomicBool>,
     ponderhit: Arc<AtomicBool>,
     handle: Option<JoinHandle<SearchResult>>,
-    last: Arc<Mutex<Option<SearchResult>>>,
 }
 
 impl Default for Engine {
@@ -252,7 +251,6 @@ impl Engine {
             stop: Arc::new(AtomicBool::new(false)),
             ponderhit: Arc::new(AtomicBool::new(false)),
             handle: None,
-            last: Arc::new(Mutex::new(None)),
         }
     }
 
@@ -331,7 +329,6 @@ impl Engine {
     pub fn clear(&mut self) {
         self.stop_and_wait();
         self.tt.clear();
-        *self.last.lock().unwrap_or_else(|e| e.into_inner()) = None;
     }
 
     /// Whether a search is running.
@@ -348,8 +345,7 @@ impl Engine {
         self.stop_and_wait();
         self.stop.store(false, Ordering::SeqCst);
         self.ponderhit.store(false, Ordering::SeqCst);
-        let (tt, stop, ponderhit, last) =
-            (self.tt.clone(), self.stop.clone(), self.ponderhit.clone(), self.last.clone());
+        let (tt, stop, ponderhit) = (self.tt.clone(), self.stop.clone(), self.ponderhit.clone());
         let settings = self.settings;
         self.handle = Some(std::thread::spawn(move || {
             let (pondering, infinite) = (request.limits.pondering, request.limits.infinite);
@@ -358,7 +354,6 @@ impl Engine {
             while (pondering && !ponderhit.load(Ordering::SeqCst) || infinite) && !stop.load(Ordering::SeqCst) {
                 std::thread::sleep(std::time::Duration::from_millis(1));
             }
-            *last.lock().unwrap_or_else(|e| e.into_inner()) = Some(result.clone());
             report(Report::Done(result.clone()));
             result
         }));
