@@ -48,12 +48,13 @@ fn game_under_a_clock_in_milliseconds() {
 
 #[test]
 fn milliseconds_are_not_taken_for_seconds() {
-    // 1500 ms with usemillisec on ends the search by itself, even with a deep depth limit;
-    // read as 1500 s it would think for a minute and `search_end` would fail after WAIT.
+    // 15000 ms with usemillisec on ends the search by itself within a second or so, even with a
+    // deep depth limit; read as 15000 s it would think for minutes and `search_end` would fail
+    // after WAIT.
     let mut e = ucci();
     e.ask("setoption usemillisec true");
     e.send("position startpos");
-    e.send("go time 1500 depth 100");
+    e.send("go time 15000 depth 100");
     e.search_end();
 }
 

@@ -333,11 +333,11 @@ fn ping_move_now_and_time_limits() {
         e.send(l);
     }
     sync(&mut e, 1);
-    // A long think (`st 60`) is cut short by `?`; ping is answered while thinking.
-    e.send("st 60");
+    // A long think (`st 600`) is cut short by `?`; ping is answered while thinking.
+    e.send("st 600");
     e.send("go");
     std::thread::sleep(Duration::from_millis(200));
-    // Both waits fail after WAIT, long before the 60 s think would end by itself: the pong
+    // Both waits fail after WAIT, long before the 10-minute think would end by itself: the pong
     // comes while thinking and `?` moves now.
     e.send("ping 5");
     let lines = e.until(|l| l == "pong 5");
@@ -457,7 +457,7 @@ fn eof_and_quit_end_the_process() {
     let (mut e, _) = xboard();
     e.send("new");
     e.send("hard");
-    e.send("st 30");
+    e.send("st 600");
     e.send("usermove h2e2");
     std::thread::sleep(Duration::from_millis(100));
     e.send("quit");

@@ -394,9 +394,19 @@ fn two_threads_play_a_real_mate_and_table_clears() {
             Score::Cp(cp) => assert!(cp > 0, "{r:?}"),
         }
     }
-    assert!(engine.probe(&pos).is_some());
+}
+
+#[test]
+fn the_table_keeps_the_line_until_cleared_and_resizes_exactly() {
+    // One thread: which positions the table holds is the same on every run.
+    let mut pos = Position::from_fen("9/4k4/1R7/9/6N2/9/9/5K2C/9/2p6 w - - 0 1").unwrap();
+    let mut engine = Engine::new();
+    let best = engine.search_sync(&pos, &[], depth(5)).best.unwrap();
+    pos.make_move(best);
+    let entry = engine.probe(&pos).expect("the position after the best move is stored");
+    assert!(entry.depth >= 1, "{entry:?}");
     engine.clear();
-    assert!(engine.probe(&pos).is_none());
+    assert_eq!(engine.probe(&pos), None);
     engine.set_hash_mb(3);
     assert_eq!(engine.hash_mb(), 3);
     let mut list = MoveList::new();
