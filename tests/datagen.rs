@@ -154,7 +154,7 @@ fn bad_flags_give_one_line_and_status_2() {
     let junk = temp("junk.bin");
     std::fs::write(&junk, b"not a data file at all, just some text bytes here").unwrap();
     let junk = junk.to_str().unwrap();
-    let cases: [(&[&str], &str); 10] = [
+    let cases: [(&[&str], &str); 11] = [
         (&["datagen"], "--out FILE is required"),
         (&["datagen", "--out", out, "--nodes", "10", "--depth", "3"], "not both"),
         (&["datagen", "--out", out, "--keep", "some"], "--keep 'some' must be quiet or all"),
@@ -162,6 +162,7 @@ fn bad_flags_give_one_line_and_status_2() {
         (&["datagen", "--out", out, "--games", "many"], "--games 'many'"),
         (&["datagen", "--out", out, "--colour", "red"], "unknown option '--colour'"),
         (&["datagen", "--out", out, "--openings", "/nonexistent/openings.txt"], "cannot read openings"),
+        (&["datagen", "--out", out, "--random-plies", "0"], "the same game every time"),
         (&["datagen", "--stats"], "--stats needs at least one FILE"),
         (&["datagen", "--stats", "/nonexistent/data.bin"], "/nonexistent/data.bin"),
         (&["datagen", "--stats", junk], "not a chuhe datagen file"),

@@ -101,12 +101,16 @@ fn config(args: &[String]) -> Result<(Config, String), String> {
         max_plies: a.number("max-plies", 10, 2000, Some(d.adjudication.max_plies as u64))? as u32,
         ..Adjudication::default()
     };
+    let random_plies = a.number("random-plies", 0, 100, Some(d.random_plies as u64))? as u32;
+    if openings.is_empty() && random_plies == 0 {
+        return Err("--random-plies 0 without --openings plays the same game every time".into());
+    }
     let cfg = Config {
         games: a.number("games", 1, u32::MAX as u64, Some(d.games))?,
         budget,
         threads: a.number("threads", 1, 256, Some(d.threads as u64))? as usize,
         seed: a.number("seed", 0, u64::MAX, Some(d.seed))?,
-        random_plies: a.number("random-plies", 0, 100, Some(d.random_plies as u64))? as u32,
+        random_plies,
         openings,
         keep_all,
         max_start_score: a.number("max-start-score", 0, 10_000, Some(d.max_start_score as u64))? as i32,
