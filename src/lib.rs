@@ -1,10 +1,12 @@
 //! Chuhe (楚河): a xiangqi engine.
 //!
 //! Layers, each using only those before it: [`board`] (position, moves, legal generation),
-//! [`rules`] (game record and verdicts), [`eval`], [`search`]; the tools in [`cli`] on top.
+//! [`rules`] (game record and verdicts), [`eval`], [`search`]; the tools in [`cli`] on top, with
+//! [`datagen`] (self-play training data and its file format).
 
 pub mod board;
 pub mod cli;
+pub mod datagen;
 pub mod eval;
 pub mod lines;
 pub mod matches;

@@ -100,6 +100,8 @@ pub enum PositionError {
     KingsFacing,
     /// The side not to move is in check (the given side is the one to move).
     OpponentInCheck(Color),
+    /// Two pieces on one point, or a piece off the board (only from a piece list).
+    BadPoint(Square),
 }
 
 impl fmt::Display for PositionError {
@@ -118,6 +120,7 @@ impl fmt::Display for PositionError {
             PositionError::OpponentInCheck(side) => {
                 write!(f, "{} is in check but it is {} to move", side.opp().name(), side.name())
             }
+            PositionError::BadPoint(square) => write!(f, "two pieces on {square}, or a piece off the board"),
         }
     }
 }
@@ -242,6 +245,9 @@ impl ParsedFen {
     fn into_position(self) -> Result<Position, PositionError> {
         let mut pos = Position::empty();
         for (sq, piece) in self.pieces {
+            if !pos.is_empty(sq) {
+                return Err(PositionError::BadPoint(sq));
+            }
             let (color, kind) = (piece.color(), piece.kind());
             if !pos.put(sq, piece) {
                 return Err(PositionError::TooMany { color, kind });
@@ -292,6 +298,18 @@ impl Position {
     /// `FenError::Position` for a position that cannot arise in a game.
     pub fn from_fen(fen: &str) -> Result<Position, FenError> {
         Ok(ParsedFen::parse(fen)?.into_position()?)
+    }
+
+    /// The position with `pieces` placed and `side` to move, checked as a FEN's would be (for
+    /// readers of packed positions, such as training data).
+    pub fn from_pieces(
+        pieces: &[(Square, Piece)],
+        side: Color,
+        halfmove: u16,
+        fullmove: u16,
+    ) -> Result<Position, PositionError> {
+        let parsed = ParsedFen { pieces: pieces.to_vec(), side, halfmove, fullmove: fullmove.max(1) };
+        parsed.into_position()
     }
 
     /// The FEN of this position (UCCI letters, `w`/`b`, fields 3 and 4 as `-`).

@@ -1,7 +1,7 @@
 //! Zobrist keys: one per (piece, square) and one for the side to move, fixed at compile time.
 
-/// splitmix64 step, usable in const context.
-const fn splitmix(state: u64) -> (u64, u64) {
+/// splitmix64 step, usable in const context: (next state, output).
+pub const fn splitmix(state: u64) -> (u64, u64) {
     let s = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
     let mut z = s;
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);

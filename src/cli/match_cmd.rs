@@ -2,7 +2,7 @@
 
 use crate::matches::engine::{EngineConfig, Limit, Proto};
 use crate::matches::game::{Adjudication, DrawRule, ResignRule};
-use crate::matches::openings::{default_openings, parse_openings, Opening};
+use crate::matches::openings::{load_openings, Opening};
 use crate::matches::scheduler::{run_match, MatchConfig};
 use crate::matches::stats::Sprt;
 use std::io::IsTerminal;
@@ -297,13 +297,7 @@ impl Flags {
 
     /// The opening list: the file's or the built-in set, in the order asked for.
     fn load_openings(&self) -> Result<Vec<Opening>, String> {
-        let mut openings = match &self.opening_file {
-            Some(path) => {
-                let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read openings '{path}': {e}"))?;
-                parse_openings(&text).map_err(|e| format!("{path}: {e}"))?
-            }
-            None => default_openings(),
-        };
+        let mut openings = load_openings(self.opening_file.as_deref())?;
         if self.order_random {
             let seed = self.srand.unwrap_or_else(|| {
                 std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(1, |d| d.as_nanos() as u64)

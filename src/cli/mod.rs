@@ -2,6 +2,7 @@
 
 mod args;
 mod bench_cmd;
+mod datagen_cmd;
 mod judge_cmd;
 mod match_cmd;
 mod params_cmd;
@@ -16,6 +17,10 @@ pub const USAGE: &str = "usage: chuhe                      start the protocol lo
        chuhe bench [--depth D]
        chuhe match -engine cmd=PROG ... -engine cmd=PROG ... [-each ...]   (see README, Match)
        chuhe judge [--fen FEN] [--moves \"M1 M2 ...\"] [--json] | judge --file FILE [--json]
+       chuhe datagen --out FILE [--games N] [--nodes N | --depth D] [--threads T] [--seed S]
+                     [--random-plies K] [--openings FILE|builtin] [--keep quiet|all]
+                     [--max-start-score CP] [--max-plies N] [--hash MB]   (see docs/training.md)
+       chuhe datagen --stats FILE...
        chuhe params                search parameters and switches (hidden engine options)
        chuhe help";
 
@@ -31,6 +36,7 @@ pub fn run(args: &[String]) -> ExitCode {
         "bench" => bench_cmd::run(rest),
         "match" => match_cmd::run(rest),
         "judge" => judge_cmd::run(rest),
+        "datagen" => datagen_cmd::run(rest),
         "params" => params_cmd::run(rest),
         "help" | "--help" | "-h" => {
             println!("{USAGE}");

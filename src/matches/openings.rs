@@ -78,6 +78,17 @@ pub fn parse_openings(text: &str) -> Result<Vec<Opening>, String> {
     Ok(out)
 }
 
+/// The openings of the file at `path`, or the built-in set without one.
+pub fn load_openings(path: Option<&str>) -> Result<Vec<Opening>, String> {
+    match path {
+        Some(path) => {
+            let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read openings '{path}': {e}"))?;
+            parse_openings(&text).map_err(|e| format!("{path}: {e}"))
+        }
+        None => Ok(default_openings()),
+    }
+}
+
 /// The built-in openings: Red's main first moves with Black's usual answers (central cannon,
 /// pawn openings, elephant and horse openings, palace-corner and cross-palace cannons).
 pub const DEFAULT_OPENINGS: &[&str] = &[

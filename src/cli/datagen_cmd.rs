@@ -1,0 +1,121 @@
+//! `chuhe datagen --out FILE [...]`: self-play training data; `chuhe datagen --stats FILE...`:
+//! what data files hold. See docs/training.md.
+
+use super::Args;
+use crate::datagen::{self, Adjudication, Config, MoveBudget, Progress, Stats};
+use crate::matches::openings::load_openings;
+use std::io::IsTerminal;
+use std::time::{Duration, Instant};
+
+/// Flags that take a value.
+const VALUED: &[&str] = &[
+    "out",
+    "games",
+    "nodes",
+    "depth",
+    "threads",
+    "seed",
+    "random-plies",
+    "openings",
+    "keep",
+    "max-start-score",
+    "max-plies",
+    "hash",
+];
+
+/// How often a log (stderr not a terminal) gets a progress line.
+const LOG_EVERY: Duration = Duration::from_secs(30);
+
+/// Runs `chuhe datagen`.
+pub fn run(args: &[String]) -> Result<(), String> {
+    if let Some(files) = args.first().filter(|a| *a == "--stats").map(|_| &args[1..]) {
+        if files.is_empty() {
+            return Err("--stats needs at least one FILE".into());
+        }
+        if let Some(flag) = files.iter().find(|f| f.starts_with("--")) {
+            return Err(format!("--stats takes only files, not '{flag}'"));
+        }
+        print!("{}", Stats::of_files(files)?.report());
+        return Ok(());
+    }
+    let (cfg, out) = config(args)?;
+    let file = std::fs::File::create(&out).map_err(|e| format!("cannot create '{out}': {e}"))?;
+    let live = std::io::stderr().is_terminal();
+    let tick = Duration::from_millis(if live { 250 } else { 1000 });
+    let mut logged = Instant::now();
+    let threads = cfg.threads as f64;
+    let line = |p: &Progress| {
+        let s = p.elapsed.as_secs();
+        format!(
+            "datagen: games {}/{}  positions {} (of {} searched)  {:.1} positions/s ({:.1}/thread)  elapsed {}:{:02}:{:02}",
+            p.games,
+            p.total,
+            p.positions,
+            p.searched,
+            p.rate(),
+            p.rate() / threads,
+            s / 3600,
+            s / 60 % 60,
+            s % 60
+        )
+    };
+    let shown = |p: &Progress| {
+        if live {
+            eprint!("\r\x1b[2K{}{}", line(p), if p.done { "\n" } else { "" });
+        } else if p.done || logged.elapsed() >= LOG_EVERY {
+            eprintln!("{}", line(p));
+            logged = Instant::now();
+        }
+    };
+    datagen::run(&cfg, std::io::BufWriter::new(file), tick, shown).map_err(|e| format!("writing '{out}': {e}"))?;
+    Ok(())
+}
+
+/// The run's configuration and output path from the flags.
+fn config(args: &[String]) -> Result<(Config, String), String> {
+    let a = Args::parse(args, VALUED, &[]).map_err(|e| {
+        if args.iter().skip(1).any(|x| x == "--stats") {
+            "--stats must come first: chuhe datagen --stats FILE...".to_string()
+        } else {
+            e
+        }
+    })?;
+    let out = a.value("out").ok_or("--out FILE is required (or --stats FILE...)")?.to_string();
+    let d = Config::default();
+    let budget = match (a.value("nodes"), a.value("depth")) {
+        (Some(_), Some(_)) => return Err("give --nodes or --depth, not both".into()),
+        (None, Some(_)) => MoveBudget::Depth(a.number("depth", 1, 64, None)? as u32),
+        _ => MoveBudget::Nodes(a.number("nodes", 1, 1_000_000_000, Some(5000))?),
+    };
+    let keep_all = match a.value("keep").unwrap_or("quiet") {
+        "quiet" => false,
+        "all" => true,
+        other => return Err(format!("--keep '{other}' must be quiet or all")),
+    };
+    let openings = match a.value("openings") {
+        None => Vec::new(),
+        Some("builtin") => load_openings(None)?,
+        Some(path) => load_openings(Some(path))?,
+    };
+    let adjudication = Adjudication {
+        max_plies: a.number("max-plies", 10, 2000, Some(d.adjudication.max_plies as u64))? as u32,
+        ..Adjudication::default()
+    };
+    let random_plies = a.number("random-plies", 0, 100, Some(d.random_plies as u64))? as u32;
+    if openings.is_empty() && random_plies == 0 {
+        return Err("--random-plies 0 without --openings plays the same game every time".into());
+    }
+    let cfg = Config {
+        games: a.number("games", 1, u32::MAX as u64, Some(d.games))?,
+        budget,
+        threads: a.number("threads", 1, 256, Some(d.threads as u64))? as usize,
+        seed: a.number("seed", 0, u64::MAX, Some(d.seed))?,
+        random_plies,
+        openings,
+        keep_all,
+        max_start_score: a.number("max-start-score", 0, 10_000, Some(d.max_start_score as u64))? as i32,
+        hash_mb: a.number("hash", 1, 4096, Some(d.hash_mb as u64))? as usize,
+        adjudication,
+    };
+    Ok((cfg, out))
+}

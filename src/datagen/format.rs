@@ -1,0 +1,509 @@
+//! The training-data file format (version 1), byte by byte in `docs/training.md`: a 40-byte
+//! header, then 40-byte records, all little-endian. A header may appear again between records,
+//! so files concatenate (`cat a b > c`). A header block is told from a record by byte 11:
+//! 0xFF in a header, at most 3 in a record (the top byte of the 90-bit occupancy).
+
+use crate::board::{Color, Move, Piece, Position, Square};
+use crate::rules::GameResult;
+use std::fmt;
+use std::io::{self, Read, Write};
+
+/// The first 8 bytes of a header.
+pub const MAGIC: [u8; 8] = *b"CHUHEDAT";
+/// The format version this code writes and reads.
+pub const VERSION: u16 = 1;
+/// Bytes per record, and per header.
+pub const RECORD_SIZE: usize = 40;
+/// Byte 11 of a header (a record's byte 11 is at most 3).
+const HEADER_MARK: u8 = 0xFF;
+/// Stored scores are clamped to ±this; mates and rule wins are stored as ±this.
+pub const SCORE_LIMIT: i16 = 10_000;
+
+/// Record flag: Black is to move.
+pub const FLAG_BLACK_TO_MOVE: u8 = 1;
+/// Record flag: the side to move is in check.
+pub const FLAG_IN_CHECK: u8 = 2;
+/// Record flag: the best move captures.
+pub const FLAG_CAPTURE: u8 = 4;
+/// Record flag: the score is a mate or a win by the rules (stored as ±`SCORE_LIMIT`).
+pub const FLAG_DECISIVE: u8 = 8;
+/// Record flag: not a quiet position (in check, capture or decisive): kept only by `--keep all`.
+pub const FLAG_NOT_QUIET: u8 = 16;
+/// Record flag: the first record written for its game.
+pub const FLAG_GAME_START: u8 = 32;
+
+/// How a game ended: the rule or the adjudication (byte 39 of a record).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum End {
+    /// Both sides' searches agreed on a decisive score (`Adjudication::win_*`).
+    AdjudicatedWin = 0,
+    /// Late in the game, scores stayed near zero (`Adjudication::draw_*`).
+    AdjudicatedDraw = 1,
+    /// The game reached the length limit: a draw.
+    MaxLength = 2,
+    /// Checkmate.
+    Checkmate = 3,
+    /// Stalemate (the side to move loses).
+    Stalemate = 4,
+    /// Perpetual check (the checker loses).
+    PerpetualCheck = 5,
+    /// Perpetual chase (the chaser loses).
+    PerpetualChase = 6,
+    /// Repetition without a forbidden perpetual: a draw.
+    Repetition = 7,
+    /// 60 moves without a capture: a draw.
+    MoveLimit = 8,
+    /// Neither side can mate: a draw.
+    InsufficientMaterial = 9,
+}
+
+impl End {
+    /// Every ending, by code.
+    pub const ALL: [End; 10] = [
+        End::AdjudicatedWin,
+        End::AdjudicatedDraw,
+        End::MaxLength,
+        End::Checkmate,
+        End::Stalemate,
+        End::PerpetualCheck,
+        End::PerpetualChase,
+        End::Repetition,
+        End::MoveLimit,
+        End::InsufficientMaterial,
+    ];
+
+    /// The ending of a rules verdict (`IllegalMove` cannot occur in self-play).
+    pub fn of_rule(rule: crate::rules::Rule) -> End {
+        use crate::rules::Rule;
+        match rule {
+            Rule::Checkmate | Rule::IllegalMove => End::Checkmate,
+            Rule::Stalemate => End::Stalemate,
+            Rule::PerpetualCheck => End::PerpetualCheck,
+            Rule::PerpetualChase => End::PerpetualChase,
+            Rule::Repetition => End::Repetition,
+            Rule::MoveLimit => End::MoveLimit,
+            Rule::InsufficientMaterial => End::InsufficientMaterial,
+        }
+    }
+
+    /// Whether the result came from scores or the length limit rather than the rules.
+    pub fn adjudicated(self) -> bool {
+        matches!(self, End::AdjudicatedWin | End::AdjudicatedDraw | End::MaxLength)
+    }
+
+    /// Short name for reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            End::AdjudicatedWin => "adjudicated win",
+            End::AdjudicatedDraw => "adjudicated draw",
+            End::MaxLength => "length limit",
+            End::Checkmate => "checkmate",
+            End::Stalemate => "stalemate",
+            End::PerpetualCheck => "perpetual check",
+            End::PerpetualChase => "perpetual chase",
+            End::Repetition => "repetition",
+            End::MoveLimit => "60-move rule",
+            End::InsufficientMaterial => "insufficient material",
+        }
+    }
+}
+
+/// One training position.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Record {
+    /// The position (its halfmove clock is stored; the full-move number is derived from `ply`).
+    pub position: Position,
+    /// Search score in centipawns from the side to move's view, within ±`SCORE_LIMIT`.
+    pub score: i16,
+    /// The move the search chose.
+    pub best: Move,
+    /// Plies played in the game before this position (openings and random plies included).
+    pub ply: u16,
+    /// Plies the whole game lasted.
+    pub game_plies: u16,
+    /// The game's result.
+    pub result: GameResult,
+    /// `FLAG_*` bits.
+    pub flags: u8,
+    /// How the game ended.
+    pub end: End,
+}
+
+/// Provenance written in every header.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Header {
+    /// Base seed of the run.
+    pub seed: u64,
+    /// Node budget per move (0: a depth limit).
+    pub nodes: u32,
+    /// Depth limit per move (0: a node budget).
+    pub depth: u8,
+    /// Random plies played before the engines take over.
+    pub random_plies: u8,
+    /// Whether every searched position is kept (else only quiet ones).
+    pub keep_all: bool,
+    /// Games the run was asked for.
+    pub games: u32,
+}
+
+/// Why bytes are not a valid data file.
+#[derive(Debug, PartialEq, Eq)]
+pub enum FormatError {
+    /// Reading failed.
+    Io(String),
+    /// The file does not start with a header.
+    NoHeader,
+    /// A header block with the wrong magic, version or record size.
+    BadHeader(String),
+    /// The stream ends inside a block (bytes left over).
+    Truncated(usize),
+    /// A record that does not decode to a legal position and move (its byte offset).
+    BadRecord(u64, String),
+}
+
+impl fmt::Display for FormatError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            FormatError::Io(e) => write!(f, "read error: {e}"),
+            FormatError::NoHeader => write!(f, "not a chuhe datagen file (no header)"),
+            FormatError::BadHeader(why) => write!(f, "bad header: {why}"),
+            FormatError::Truncated(n) => write!(f, "truncated: {n} bytes after the last whole record"),
+            FormatError::BadRecord(at, why) => write!(f, "bad record at byte {at}: {why}"),
+        }
+    }
+}
+
+impl std::error::Error for FormatError {}
+
+/// Point index 0..89 of an on-board square: rank × 9 + file.
+fn point(sq: Square) -> u16 {
+    sq.rank() as u16 * 9 + sq.file() as u16
+}
+
+/// The square of point index `p` (< 90).
+fn square(p: u16) -> Square {
+    Square::new((p % 9) as u8, (p / 9) as u8)
+}
+
+impl Header {
+    /// The 40 header bytes.
+    pub fn encode(&self) -> [u8; RECORD_SIZE] {
+        let mut b = [0u8; RECORD_SIZE];
+        b[0..8].copy_from_slice(&MAGIC);
+        b[8..10].copy_from_slice(&VERSION.to_le_bytes());
+        b[10] = RECORD_SIZE as u8;
+        b[11] = HEADER_MARK;
+        b[12..20].copy_from_slice(&self.seed.to_le_bytes());
+        b[20..24].copy_from_slice(&self.nodes.to_le_bytes());
+        b[24] = self.depth;
+        b[25] = self.random_plies;
+        b[26] = self.keep_all as u8;
+        b[28..32].copy_from_slice(&self.games.to_le_bytes());
+        b
+    }
+
+    /// Reads a header block (byte 11 is 0xFF).
+    pub fn decode(b: &[u8; RECORD_SIZE]) -> Result<Header, FormatError> {
+        if b[0..8] != MAGIC || b[11] != HEADER_MARK {
+            return Err(FormatError::BadHeader("wrong magic bytes".into()));
+        }
+        let version = u16::from_le_bytes([b[8], b[9]]);
+        if version != VERSION {
+            return Err(FormatError::BadHeader(format!("version {version}, this build reads {VERSION}")));
+        }
+        if b[10] as usize != RECORD_SIZE {
+            return Err(FormatError::BadHeader(format!("record size {}, version {VERSION} has {RECORD_SIZE}", b[10])));
+        }
+        Ok(Header {
+            seed: u64::from_le_bytes(b[12..20].try_into().expect("8 bytes")),
+            nodes: u32::from_le_bytes(b[20..24].try_into().expect("4 bytes")),
+            depth: b[24],
+            random_plies: b[25],
+            keep_all: b[26] != 0,
+            games: u32::from_le_bytes(b[28..32].try_into().expect("4 bytes")),
+        })
+    }
+}
+
+impl Record {
+    /// The 40 record bytes.
+    pub fn encode(&self) -> [u8; RECORD_SIZE] {
+        let mut b = [0u8; RECORD_SIZE];
+        // Occupancy (90 bits), then one 4-bit piece code per occupied point in point order.
+        let mut occupancy = 0u128;
+        let mut nibble = 0;
+        for p in 0..90 {
+            if let Some(piece) = self.position.piece_at(square(p)) {
+                occupancy |= 1 << p;
+                b[12 + nibble / 2] |= piece.0 << (4 * (nibble % 2));
+                nibble += 1;
+            }
+        }
+        b[0..12].copy_from_slice(&occupancy.to_le_bytes()[0..12]);
+        b[28..30].copy_from_slice(&self.score.to_le_bytes());
+        let mv = point(self.best.from()) | point(self.best.to()) << 7;
+        b[30..32].copy_from_slice(&mv.to_le_bytes());
+        b[32..34].copy_from_slice(&self.ply.to_le_bytes());
+        b[34..36].copy_from_slice(&self.game_plies.to_le_bytes());
+        b[36] = result_code(self.result);
+        let black = self.position.side_to_move() == Color::Black;
+        b[37] = (self.flags & !FLAG_BLACK_TO_MOVE) | if black { FLAG_BLACK_TO_MOVE } else { 0 };
+        b[38] = self.position.halfmove_clock().min(255) as u8;
+        b[39] = self.end as u8;
+        b
+    }
+
+    /// Reads a record block: the position must be legal and the best move legal in it.
+    pub fn decode(b: &[u8; RECORD_SIZE]) -> Result<Record, String> {
+        let mut bytes = [0u8; 16];
+        bytes[0..12].copy_from_slice(&b[0..12]);
+        let occupancy = u128::from_le_bytes(bytes);
+        if occupancy >> 90 != 0 || occupancy.count_ones() > 32 {
+            return Err("bad occupancy bits".into());
+        }
+        let mut pieces = Vec::with_capacity(32);
+        for (nibble, p) in (0..90u16).filter(|&p| occupancy >> p & 1 == 1).enumerate() {
+            let code = b[12 + nibble / 2] >> (4 * (nibble % 2)) & 15;
+            if code & 7 == 0 {
+                return Err(format!("bad piece code {code}"));
+            }
+            pieces.push((square(p), Piece(code)));
+        }
+        let flags = b[37];
+        let side = if flags & FLAG_BLACK_TO_MOVE != 0 { Color::Black } else { Color::Red };
+        let ply = u16::from_le_bytes([b[32], b[33]]);
+        let position =
+            Position::from_pieces(&pieces, side, b[38] as u16, 1 + ply / 2).map_err(|e| format!("position: {e}"))?;
+        let mv = u16::from_le_bytes([b[30], b[31]]);
+        let (from, to) = (mv & 127, mv >> 7 & 127);
+        let best = Move::new(square(from.min(89)), square(to.min(89)));
+        if from >= 90 || to >= 90 || !position.is_legal(best) {
+            return Err(format!("best move {mv:#06x} not legal in {}", position.to_fen()));
+        }
+        let result = match b[36] {
+            0 => GameResult::BlackWins,
+            1 => GameResult::Draw,
+            2 => GameResult::RedWins,
+            r => return Err(format!("bad result code {r}")),
+        };
+        let end = *End::ALL.get(b[39] as usize).ok_or_else(|| format!("bad end code {}", b[39]))?;
+        Ok(Record {
+            position,
+            score: i16::from_le_bytes([b[28], b[29]]),
+            best,
+            ply,
+            game_plies: u16::from_le_bytes([b[34], b[35]]),
+            result,
+            flags,
+            end,
+        })
+    }
+
+    /// The result from Red's view: 1 win, 0.5 draw, 0 loss.
+    pub fn red_score(&self) -> f32 {
+        result_code(self.result) as f32 / 2.0
+    }
+}
+
+/// Result byte: 0 Black wins, 1 draw, 2 Red wins (Red's points × 2).
+fn result_code(r: GameResult) -> u8 {
+    match r {
+        GameResult::BlackWins => 0,
+        GameResult::Draw => 1,
+        GameResult::RedWins => 2,
+    }
+}
+
+/// Writes a header, then records.
+pub struct Writer<W: Write> {
+    out: W,
+}
+
+impl<W: Write> Writer<W> {
+    /// Starts a data stream with `header`.
+    pub fn new(mut out: W, header: &Header) -> io::Result<Writer<W>> {
+        out.write_all(&header.encode())?;
+        Ok(Writer { out })
+    }
+
+    /// Appends one record.
+    pub fn write(&mut self, record: &Record) -> io::Result<()> {
+        self.out.write_all(&record.encode())
+    }
+
+    /// Flushes what was written.
+    pub fn flush(&mut self) -> io::Result<()> {
+        self.out.flush()
+    }
+}
+
+/// Reads records from a stream of concatenated data files; headers between records are
+/// checked and skipped. An iterator of records; it stops at the first error.
+pub struct Reader<R: Read> {
+    input: R,
+    offset: u64,
+    headers: Vec<Header>,
+    failed: bool,
+}
+
+impl<R: Read> Reader<R> {
+    /// A reader over `input` (wrap files in a `BufReader`).
+    pub fn new(input: R) -> Reader<R> {
+        Reader { input, offset: 0, headers: Vec::new(), failed: false }
+    }
+
+    /// The headers read so far.
+    pub fn headers(&self) -> &[Header] {
+        &self.headers
+    }
+
+    /// Bytes read so far.
+    pub fn offset(&self) -> u64 {
+        self.offset
+    }
+
+    /// Fills `block`; `Ok(false)` at a clean end of input.
+    fn read_block(&mut self, block: &mut [u8; RECORD_SIZE]) -> Result<bool, FormatError> {
+        let mut filled = 0;
+        while filled < RECORD_SIZE {
+            match self.input.read(&mut block[filled..]) {
+                Ok(0) if filled == 0 => return Ok(false),
+                Ok(0) => return Err(FormatError::Truncated(filled)),
+                Ok(n) => filled += n,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(FormatError::Io(e.to_string())),
+            }
+        }
+        Ok(true)
+    }
+
+    /// The next record, skipping headers; `None` at the end.
+    fn next_record(&mut self) -> Option<Result<Record, FormatError>> {
+        let mut block = [0u8; RECORD_SIZE];
+        loop {
+            match self.read_block(&mut block) {
+                Ok(false) if self.headers.is_empty() => return Some(Err(FormatError::NoHeader)),
+                Ok(false) => return None,
+                Ok(true) => {}
+                Err(e) => return Some(Err(e)),
+            }
+            let at = self.offset;
+            self.offset += RECORD_SIZE as u64;
+            if block[11] == HEADER_MARK {
+                match Header::decode(&block) {
+                    Ok(h) => self.headers.push(h),
+                    Err(e) => return Some(Err(e)),
+                }
+            } else if self.headers.is_empty() {
+                return Some(Err(FormatError::NoHeader));
+            } else {
+                return Some(Record::decode(&block).map_err(|why| FormatError::BadRecord(at, why)));
+            }
+        }
+    }
+}
+
+impl<R: Read> Iterator for Reader<R> {
+    type Item = Result<Record, FormatError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.failed {
+            return None;
+        }
+        let item = self.next_record();
+        self.failed = matches!(item, Some(Err(_)));
+        item
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sample(fen: &str, best: &str) -> Record {
+        let position = Position::from_fen(fen).unwrap();
+        let best = Move::parse(best).unwrap();
+        let flags = if position.is_capture(best) { FLAG_CAPTURE | FLAG_NOT_QUIET } else { 0 };
+        Record {
+            position,
+            score: -1234,
+            best,
+            ply: 57,
+            game_plies: 211,
+            result: GameResult::BlackWins,
+            flags: flags | FLAG_GAME_START,
+            end: End::PerpetualChase,
+        }
+    }
+
+    fn records() -> Vec<Record> {
+        vec![
+            sample("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1", "h2e2"),
+            sample("2bakab2/4n4/6nc1/pRp1p3p/7r1/9/2P1P1P1P/3CB1NCB/4K4/rc1A1A2R w - - 7 16", "b6b9"),
+            sample("3akab2/9/4b4/5R3/r8/4P4/4N4/B7B/4A4/4KA3 b - - 3 29", "a5a2"),
+            sample("5k2N/4R4/9/9/9/9/9/8p/2rKA4/9 w - - 0 29", "d1d0"),
+        ]
+    }
+
+    #[test]
+    fn records_round_trip() {
+        for r in records() {
+            let bytes = r.encode();
+            assert!(bytes[11] <= 3, "byte 11 of a record must not look like a header");
+            let back = Record::decode(&bytes).unwrap();
+            assert_eq!(back.position.to_fen().split(' ').take(5).collect::<Vec<_>>(), {
+                let fen = r.position.to_fen();
+                fen.split(' ').take(5).map(String::from).collect::<Vec<_>>()
+            });
+            assert_eq!(back.position.key(), r.position.key());
+            assert_eq!((back.score, back.best, back.ply, back.game_plies), (r.score, r.best, r.ply, r.game_plies));
+            assert_eq!((back.result, back.end), (r.result, r.end));
+            let black = if r.position.side_to_move() == Color::Black { FLAG_BLACK_TO_MOVE } else { 0 };
+            assert_eq!(back.flags, r.flags | black);
+            assert_eq!(back.encode(), bytes);
+        }
+    }
+
+    #[test]
+    fn header_round_trips_and_streams_concatenate() {
+        let h = Header { seed: 0xDEAD_BEEF_0123, nodes: 5000, depth: 0, random_plies: 8, keep_all: true, games: 77 };
+        assert_eq!(Header::decode(&h.encode()), Ok(h));
+        let mut bytes = Vec::new();
+        for seed in [1, 2] {
+            let mut w = Writer::new(&mut bytes, &Header { seed, ..h }).unwrap();
+            for r in records() {
+                w.write(&r).unwrap();
+            }
+        }
+        assert_eq!(bytes.len(), 10 * RECORD_SIZE);
+        let mut reader = Reader::new(&bytes[..]);
+        let read: Vec<Record> = reader.by_ref().map(|r| r.unwrap()).collect();
+        assert_eq!(read.len(), 8);
+        assert_eq!(read[4].best, records()[0].best);
+        assert_eq!(reader.headers().iter().map(|h| h.seed).collect::<Vec<_>>(), vec![1, 2]);
+    }
+
+    #[test]
+    fn bad_streams_are_refused() {
+        let h = Header::default().encode();
+        let r = records()[0].encode();
+        let read = |bytes: &[u8]| Reader::new(bytes).collect::<Result<Vec<_>, _>>();
+        assert_eq!(read(&[]), Err(FormatError::NoHeader));
+        assert_eq!(read(&r), Err(FormatError::NoHeader));
+        assert_eq!(read(&h).map(|v| v.len()), Ok(0));
+        assert_eq!(read(&[&h[..], &r[..5]].concat()), Err(FormatError::Truncated(5)));
+        let mut v2 = h;
+        v2[8] = 2;
+        assert!(matches!(read(&v2), Err(FormatError::BadHeader(_))));
+        let mut size = h;
+        size[10] = 48;
+        assert!(matches!(read(&size), Err(FormatError::BadHeader(_))));
+        let mut illegal = r;
+        illegal[30] = 0;
+        illegal[31] = 0; // a0a0
+        assert!(matches!(read(&[&h[..], &illegal[..]].concat()), Err(FormatError::BadRecord(40, _))));
+        let mut off_palace = r;
+        off_palace[12] = 0x22; // the a0 rook and b0 horse become advisors off the palace
+        assert!(matches!(read(&[&h[..], &off_palace[..]].concat()), Err(FormatError::BadRecord(40, _))));
+    }
+}

@@ -1,0 +1,136 @@
+//! Self-play training data (`chuhe datagen`): games at a fixed search budget per move, their
+//! positions with the search score, best move and game result, in the binary format of
+//! `format.rs` (`docs/training.md`).
+//!
+//! `play.rs` plays one game from its own seed; `run` here spreads games over threads and writes
+//! them in game order, so the output depends only on the configuration (seed included), not on
+//! the thread count or timing. `stats.rs` summarises data files.
+
+pub mod format;
+pub mod play;
+pub mod stats;
+
+pub use format::{End, FormatError, Header, Reader, Record, Writer, RECORD_SIZE};
+pub use play::{play_game, Adjudication, Config, GameRecord, MoveBudget};
+pub use stats::Stats;
+
+use crate::search::Engine;
+use std::collections::BTreeMap;
+use std::io::{self, Write};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+/// Where a run stands, for the progress line.
+#[derive(Clone, Copy, Debug)]
+pub struct Progress {
+    /// Games written.
+    pub games: u64,
+    /// Games asked for.
+    pub total: u64,
+    /// Positions written.
+    pub positions: u64,
+    /// Positions searched (written or not).
+    pub searched: u64,
+    /// Time since the start.
+    pub elapsed: Duration,
+    /// Whether the run is over (the last report).
+    pub done: bool,
+}
+
+impl Progress {
+    /// Positions written per second so far.
+    pub fn rate(&self) -> f64 {
+        self.positions as f64 / self.elapsed.as_secs_f64().max(1e-3)
+    }
+}
+
+/// The header a run with `cfg` writes.
+pub fn header(cfg: &Config) -> Header {
+    let (nodes, depth) = match cfg.budget {
+        MoveBudget::Nodes(n) => (n.min(u32::MAX as u64) as u32, 0),
+        MoveBudget::Depth(d) => (0, d.min(255) as u8),
+    };
+    Header {
+        seed: cfg.seed,
+        nodes,
+        depth,
+        random_plies: cfg.random_plies.min(255) as u8,
+        keep_all: cfg.keep_all,
+        games: cfg.games.min(u32::MAX as u64) as u32,
+    }
+}
+
+/// Plays `cfg.games` games on `cfg.threads` threads and writes the header and every game's
+/// records to `out` in game order (flushed after each game). `progress` is called on this
+/// thread after each game, about every `tick` in between, and once at the end.
+pub fn run(cfg: &Config, out: impl Write, tick: Duration, mut progress: impl FnMut(&Progress)) -> io::Result<Progress> {
+    let began = Instant::now();
+    let mut writer = Writer::new(out, &header(cfg))?;
+    writer.flush()?;
+    let next_game = AtomicU64::new(0);
+    let abort = AtomicBool::new(false);
+    let mut state =
+        Progress { games: 0, total: cfg.games, positions: 0, searched: 0, elapsed: Duration::ZERO, done: false };
+    std::thread::scope(|scope| -> io::Result<()> {
+        let (tx, rx) = mpsc::channel::<(u64, GameRecord)>();
+        for _ in 0..cfg.threads.max(1) {
+            let (tx, next_game, abort) = (tx.clone(), &next_game, &abort);
+            scope.spawn(move || {
+                let mut engine = Engine::new();
+                engine.set_threads(1);
+                engine.set_hash_mb(cfg.hash_mb);
+                loop {
+                    let i = next_game.fetch_add(1, Ordering::Relaxed);
+                    if i >= cfg.games || abort.load(Ordering::Relaxed) {
+                        break;
+                    }
+                    if tx.send((i, play_game(&mut engine, cfg, i))).is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+        drop(tx);
+        // Games finish in any order; they are written in game order.
+        let mut waiting = BTreeMap::new();
+        let result = loop {
+            match rx.recv_timeout(tick) {
+                Ok((i, game)) => {
+                    waiting.insert(i, game);
+                    if let Err(e) = write_ready(&mut writer, &mut waiting, &mut state) {
+                        break Err(e);
+                    }
+                }
+                Err(mpsc::RecvTimeoutError::Timeout) => {}
+                Err(mpsc::RecvTimeoutError::Disconnected) => break Ok(()),
+            }
+            state.elapsed = began.elapsed();
+            progress(&state);
+        };
+        abort.store(true, Ordering::Relaxed);
+        result
+    })?;
+    state.elapsed = began.elapsed();
+    state.done = true;
+    progress(&state);
+    Ok(state)
+}
+
+/// Writes the waiting games that come next in game order.
+fn write_ready(
+    writer: &mut Writer<impl Write>,
+    waiting: &mut BTreeMap<u64, GameRecord>,
+    state: &mut Progress,
+) -> io::Result<()> {
+    while let Some(game) = waiting.remove(&state.games) {
+        for r in &game.records {
+            writer.write(r)?;
+        }
+        writer.flush()?;
+        state.games += 1;
+        state.positions += game.records.len() as u64;
+        state.searched += game.searched as u64;
+    }
+    Ok(())
+}

@@ -1,0 +1,178 @@
+//! `chuhe datagen`: the real binary, tiny runs (a few games at a few hundred nodes a move).
+//! Runs are compared byte for byte; nothing depends on time or scheduling.
+
+use chuhe::board::Color::Red;
+use chuhe::datagen::format::{FLAG_CAPTURE, FLAG_DECISIVE, FLAG_GAME_START, FLAG_IN_CHECK, FLAG_NOT_QUIET};
+use chuhe::datagen::{Adjudication, End, Reader, Record, RECORD_SIZE};
+use chuhe::rules::{Game, GameResult};
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+fn chuhe(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_chuhe")).args(args).output().expect("run chuhe")
+}
+
+/// A fresh path under the target directory's temp folder.
+fn temp(name: &str) -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("datagen");
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join(name)
+}
+
+/// Runs datagen into `name` with 3 games at 400 nodes a move (unless `extra` gives a depth)
+/// plus `extra`; returns the file's bytes.
+fn generate(name: &str, extra: &[&str]) -> Vec<u8> {
+    let out = temp(name);
+    let mut args = vec!["datagen", "--out", out.to_str().unwrap(), "--games", "3"];
+    if !extra.contains(&"--depth") {
+        args.extend_from_slice(&["--nodes", "400"]);
+    }
+    args.extend_from_slice(extra);
+    let run = chuhe(&args);
+    assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert!(stderr.contains("datagen: games 3/3"), "final progress line: {stderr}");
+    std::fs::read(out).unwrap()
+}
+
+fn records(bytes: &[u8]) -> Vec<Record> {
+    Reader::new(bytes).map(|r| r.expect("every record decodes to a legal position and move")).collect()
+}
+
+/// The records split into games by the game-start flag.
+fn games(records: &[Record]) -> Vec<&[Record]> {
+    let starts: Vec<usize> = (0..records.len()).filter(|&i| records[i].flags & FLAG_GAME_START != 0).collect();
+    assert_eq!(starts.first(), Some(&0), "the first record starts a game");
+    starts.iter().enumerate().map(|(k, &s)| &records[s..starts.get(k + 1).copied().unwrap_or(records.len())]).collect()
+}
+
+#[test]
+fn same_seed_same_bytes_for_one_and_two_threads() {
+    let one = generate("t1a.bin", &["--seed", "11"]);
+    assert_eq!(one, generate("t1b.bin", &["--seed", "11"]), "--threads 1 twice");
+    let two = generate("t2a.bin", &["--seed", "11", "--threads", "2"]);
+    assert_eq!(two, generate("t2b.bin", &["--seed", "11", "--threads", "2"]), "--threads 2 twice");
+    // Each game depends only on the seed and its index, and games are written in order.
+    assert_eq!(one, two, "the thread count does not change the data");
+    assert_ne!(one, generate("s12.bin", &["--seed", "12"]), "another seed, other games");
+    assert_eq!(one.len() % RECORD_SIZE, 0);
+}
+
+#[test]
+fn kept_positions_chain_into_games_whose_results_hold() {
+    let bytes = generate("all.bin", &["--seed", "3", "--keep", "all", "--openings", "builtin"]);
+    let records = records(&bytes);
+    let games = games(&records);
+    assert_eq!(games.len(), 3);
+    let adj = Adjudication::default();
+    for game in games {
+        let last = game.last().unwrap();
+        for (r, next) in game.iter().zip(game.iter().skip(1)) {
+            assert_eq!((r.result, r.end, r.game_plies), (last.result, last.end, last.game_plies));
+            assert_eq!(r.ply + 1, next.ply, "--keep all keeps every searched ply");
+            let mut pos = r.position.clone();
+            pos.make_move(r.best);
+            assert_eq!(pos.key(), next.position.key(), "a record's best move leads to the next record");
+            assert_eq!(pos.halfmove_clock(), next.position.halfmove_clock());
+        }
+        assert_eq!(last.ply + 1, last.game_plies);
+        assert!(game[0].ply >= 10, "two opening plies and eight random plies come first");
+        // Replaying the searched moves reaches the stored ending.
+        let mut replay = Game::new(game[0].position.clone());
+        for r in game {
+            assert_eq!(replay.verdict(), None, "the game went on at ply {}", r.ply);
+            replay.play(r.best).unwrap();
+        }
+        let red_views: Vec<i32> = game
+            .iter()
+            .map(|r| if r.position.side_to_move() == Red { r.score as i32 } else { -(r.score as i32) })
+            .collect();
+        let tail = |n: u32| &red_views[red_views.len().saturating_sub(n as usize)..];
+        match last.end {
+            End::AdjudicatedWin => {
+                let sign = if last.result == GameResult::RedWins { 1 } else { -1 };
+                assert!(tail(adj.win_plies).iter().all(|&s| s * sign >= adj.win_score), "{:?}", tail(4));
+            }
+            End::AdjudicatedDraw => assert!(tail(adj.draw_plies).iter().all(|s| s.abs() <= adj.draw_score)),
+            End::MaxLength => assert_eq!(last.game_plies as u32, adj.max_plies),
+            rule => {
+                let v = replay.verdict().expect("the rules ended the game");
+                assert_eq!((v.result, End::of_rule(v.rule)), (last.result, rule));
+            }
+        }
+    }
+    let flags: Vec<u8> = records.iter().map(|r| r.flags).collect();
+    assert!(flags.iter().any(|f| f & FLAG_NOT_QUIET != 0), "--keep all keeps captures and checks");
+    for r in &records {
+        let noisy = r.position.in_check() || r.position.is_capture(r.best) || r.flags & FLAG_DECISIVE != 0;
+        assert_eq!(r.flags & FLAG_NOT_QUIET != 0, noisy);
+        assert_eq!(r.flags & FLAG_IN_CHECK != 0, r.position.in_check());
+        assert_eq!(r.flags & FLAG_CAPTURE != 0, r.position.is_capture(r.best));
+    }
+}
+
+#[test]
+fn quiet_positions_only_by_default() {
+    let records = records(&generate("quiet.bin", &["--seed", "4"]));
+    assert!(!records.is_empty());
+    assert_eq!(games(&records).len(), 3);
+    for r in &records {
+        assert_eq!(r.flags & FLAG_NOT_QUIET, 0);
+        assert!(!r.position.in_check() && !r.position.is_capture(r.best));
+        assert!(r.score.abs() < 10_000);
+    }
+}
+
+#[test]
+fn stats_count_what_the_files_hold() {
+    let a = generate("stats_a.bin", &["--seed", "21", "--depth", "2", "--random-plies", "4"]);
+    let b = generate("stats_b.bin", &["--seed", "22"]);
+    let both = temp("stats_ab.bin");
+    std::fs::write(&both, [a.clone(), b.clone()].concat()).unwrap();
+    let run = chuhe(&["datagen", "--stats", both.to_str().unwrap()]);
+    assert!(run.status.success());
+    let text = String::from_utf8(run.stdout).unwrap();
+    let n = records(&a).len() + records(&b).len();
+    let reds = records(&a).iter().chain(&records(&b)).filter(|r| r.result == GameResult::RedWins).count();
+    assert!(text.contains(&format!("files 1  headers 2  bytes {}", a.len() + b.len())), "{text}");
+    assert!(text.contains(&format!("positions {n}  bytes/position")), "{text}");
+    assert!(text.contains(&format!("positions by result: Red wins {reds} (")), "{text}");
+    assert!(text.contains("games 6  average length "), "{text}");
+    let counts: usize = text
+        .lines()
+        .skip_while(|l| !l.starts_with("score histogram"))
+        .skip(1)
+        .map(|l| l.split('%').next().unwrap().split_whitespace().rev().nth(1).unwrap().parse::<usize>().unwrap())
+        .sum();
+    assert_eq!(counts, n, "{text}");
+}
+
+#[test]
+fn bad_flags_give_one_line_and_status_2() {
+    let out = temp("bad.bin");
+    let out = out.to_str().unwrap();
+    let junk = temp("junk.bin");
+    std::fs::write(&junk, b"not a data file at all, just some text bytes here").unwrap();
+    let junk = junk.to_str().unwrap();
+    let cases: [(&[&str], &str); 11] = [
+        (&["datagen"], "--out FILE is required"),
+        (&["datagen", "--out", out, "--nodes", "10", "--depth", "3"], "not both"),
+        (&["datagen", "--out", out, "--keep", "some"], "--keep 'some' must be quiet or all"),
+        (&["datagen", "--out", out, "--threads", "0"], "--threads '0' must be a whole number"),
+        (&["datagen", "--out", out, "--games", "many"], "--games 'many'"),
+        (&["datagen", "--out", out, "--colour", "red"], "unknown option '--colour'"),
+        (&["datagen", "--out", out, "--openings", "/nonexistent/openings.txt"], "cannot read openings"),
+        (&["datagen", "--out", out, "--random-plies", "0"], "the same game every time"),
+        (&["datagen", "--stats"], "--stats needs at least one FILE"),
+        (&["datagen", "--stats", "/nonexistent/data.bin"], "/nonexistent/data.bin"),
+        (&["datagen", "--stats", junk], "not a chuhe datagen file"),
+    ];
+    for (args, needle) in cases {
+        let run = chuhe(args);
+        let err = String::from_utf8_lossy(&run.stderr);
+        assert_eq!(run.status.code(), Some(2), "{args:?}: {err}");
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+        assert!(err.starts_with("chuhe datagen: ") && err.contains(needle), "{args:?}: {err}");
+        assert!(run.stdout.is_empty(), "{args:?}");
+    }
+}
