@@ -26,6 +26,12 @@ fn class(fen: &str, m: &str) -> MoveClass {
     classify(&pos, m)
 }
 
+/// Asserts that `moves` from `fen` end in a drawn repetition (no perpetual check or chase).
+fn assert_repetition_draw(fen: &str, moves: &str) {
+    let v = verdict(fen, moves);
+    assert_eq!((v.result, v.rule), (GameResult::Draw, Rule::Repetition), "{}", v.reason);
+}
+
 fn sq(s: &str) -> Square {
     Square::parse(s).unwrap()
 }
@@ -105,23 +111,20 @@ fn horse_chasing_a_protected_rook_loses() {
 fn pawn_and_king_attacks_never_chase() {
     // A crossed pawn hunting an unprotected rook back and forth: a draw, not a chase.
     let fen = "4k4/9/1r7/2P6/9/9/9/9/9/5K3 w - - 0 1";
-    let v = verdict(fen, "c6b6 b7c7 b6c6 c7b7 c6b6 b7c7 b6c6 c7b7");
-    assert_eq!((v.result, v.rule), (GameResult::Draw, Rule::Repetition));
+    assert_repetition_draw(fen, "c6b6 b7c7 b6c6 c7b7 c6b6 b7c7 b6c6 c7b7");
     assert!(class(fen, "c6b6").is_idle());
     // The king stepping up to an unprotected horse does not chase it; a rook doing it does.
     let fen = "4k4/9/9/9/9/9/9/4n4/R8/4K4 w - - 0 1";
     assert!(class(fen, "e0e1").is_idle());
     assert!(class(fen, "a1a2").is_chase());
     // The king hunting a crossed, unprotected pawn along the back rank: a draw.
-    let v = verdict("5k3/9/9/9/9/9/9/9/3K5/4p4 w - - 0 1", "d1e1 e0d0 e1d1 d0e0 d1e1 e0d0 e1d1 d0e0");
-    assert_eq!((v.result, v.rule), (GameResult::Draw, Rule::Repetition));
+    assert_repetition_draw("5k3/9/9/9/9/9/9/9/3K5/4p4 w - - 0 1", "d1e1 e0d0 e1d1 d0e0 d1e1 e0d0 e1d1 d0e0");
 }
 
 #[test]
 fn same_type_mutual_attack_is_not_a_chase() {
     let fen = "4k4/2r6/9/9/9/9/3R5/9/9/5K3 w - - 0 1";
-    let v = verdict(fen, "d3c3 c8d8 c3d3 d8c8 d3c3 c8d8 c3d3 d8c8");
-    assert_eq!((v.result, v.rule), (GameResult::Draw, Rule::Repetition));
+    assert_repetition_draw(fen, "d3c3 c8d8 c3d3 d8c8 d3c3 c8d8 c3d3 d8c8");
     assert!(class(fen, "d3c3").is_idle());
     // A horse on a horse is mutual, unless the victim is pinned and cannot take back.
     assert!(class("4k4/9/4n4/9/N8/9/9/9/9/3K5 w - - 0 1", "a5c6").is_idle());
