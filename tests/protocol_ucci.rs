@@ -112,14 +112,12 @@ fn draw_offers_are_accepted_only_when_worse() {
     e.send(&format!("position fen {WINNING_FEN}"));
     let best = e.go("go draw depth 3");
     assert!(!best.contains("draw"), "accepted a draw when winning: {best}");
-    e.send(&format!("position fen {MATED_IN_ONE_FEN}"));
+    let lost = format!("position fen {MATED_IN_ONE_FEN}");
+    e.send(&lost);
     let best = e.go("go draw depth 3");
     assert!(best.ends_with(" draw"), "lost position, draw offered: {best}");
     // ponderhit draw: the offer comes with the ponderhit.
-    e.send("go ponder depth 3");
-    e.silent_for(Duration::from_millis(200), "pondering");
-    e.send("ponderhit draw");
-    let (best, _) = e.search_end();
+    let best = scenario::ponder_then(&mut e, &lost, "go ponder depth 3", "ponderhit draw");
     assert!(best.ends_with(" draw"), "{best}");
     // The offer lasted one search only.
     let best = e.go("go depth 3");

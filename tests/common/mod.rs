@@ -261,7 +261,7 @@ pub mod scenario {
 
     /// Starts a ponder search, which says nothing (no `bestmove`) however long it runs, then
     /// sends `then` and returns the `bestmove` line that follows.
-    fn ponder_then(e: &mut Engine, position: &str, go_ponder: &str, then: &str) -> String {
+    pub fn ponder_then(e: &mut Engine, position: &str, go_ponder: &str, then: &str) -> String {
         e.send(position);
         e.send(go_ponder);
         e.silent_for(Duration::from_millis(300), "pondering");
