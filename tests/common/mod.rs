@@ -128,6 +128,14 @@ impl Engine {
         self.search_end().0
     }
 
+    /// Sends `line`, which the engine must refuse with exactly one error line and nothing
+    /// else; returns that line.
+    pub fn refused(&mut self, line: &str) -> String {
+        let lines = self.ask(line);
+        assert!(lines.len() == 1 && errors(&lines).len() == 1, "{line}: {lines:?}");
+        lines[0].clone()
+    }
+
     /// Sends `isready` and returns the lines before `readyok`.
     pub fn sync(&mut self) -> Vec<String> {
         self.send("isready");
