@@ -12,12 +12,18 @@ use std::process::ExitCode;
 
 /// Usage text printed by `chuhe help` and on an unknown subcommand.
 pub const USAGE: &str = "usage: chuhe                      start the protocol loop (first command: ucci, uci or xboard)
-       chuhe perft [--fen FEN] --depth N [--divide]
+       chuhe perft [--fen FEN] --depth N [--divide] [--threads N] [--hash MB] [--progress|--quiet]
+       chuhe perft --epd FILE [--depth-limit D] [--threads N] [--hash MB]
        chuhe bench [--depth D]
        chuhe match -engine cmd=PROG ... -engine cmd=PROG ... [-each ...]   (see README, Match)
        chuhe judge [--fen FEN] [--moves \"M1 M2 ...\"] [--json] | judge --file FILE [--json]
        chuhe params                search parameters and switches (hidden engine options)
        chuhe help";
+
+/// A tool that finished without a verdict of its own exits with status 0.
+fn done(_: ()) -> ExitCode {
+    ExitCode::SUCCESS
+}
 
 /// Runs the subcommand named by `args[0]` (none: the protocol loop).
 pub fn run(args: &[String]) -> ExitCode {
@@ -28,18 +34,18 @@ pub fn run(args: &[String]) -> ExitCode {
     let rest = &args[1..];
     let result = match cmd.as_str() {
         "perft" => perft_cmd::run(rest),
-        "bench" => bench_cmd::run(rest),
-        "match" => match_cmd::run(rest),
-        "judge" => judge_cmd::run(rest),
-        "params" => params_cmd::run(rest),
+        "bench" => bench_cmd::run(rest).map(done),
+        "match" => match_cmd::run(rest).map(done),
+        "judge" => judge_cmd::run(rest).map(done),
+        "params" => params_cmd::run(rest).map(done),
         "help" | "--help" | "-h" => {
             println!("{USAGE}");
-            Ok(())
+            Ok(ExitCode::SUCCESS)
         }
         other => Err(format!("unknown subcommand '{other}' (try 'chuhe help')")),
     };
     match result {
-        Ok(()) => ExitCode::SUCCESS,
+        Ok(code) => code,
         Err(msg) => {
             eprintln!("chuhe {cmd}: {msg}");
             ExitCode::from(2)
