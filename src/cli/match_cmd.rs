@@ -93,9 +93,10 @@ pub fn parse_tc(v: &str) -> Result<Limit, String> {
     Ok(Limit::Clock { moves, base_ms: base, inc_ms: inc })
 }
 
-/// Engine settings before they are complete.
+/// Engine settings before they are complete (`KEY=VALUE` words of `-engine`, also read by
+/// `perft-diff`).
 #[derive(Default, Clone)]
-struct EngineDraft {
+pub(super) struct EngineDraft {
     name: Option<String>,
     cmd: Option<String>,
     args: Vec<String>,
@@ -109,7 +110,8 @@ struct EngineDraft {
 }
 
 impl EngineDraft {
-    fn apply(&mut self, key: &str, v: &str) -> Result<(), String> {
+    /// Applies one `KEY=VALUE` setting.
+    pub(super) fn apply(&mut self, key: &str, v: &str) -> Result<(), String> {
         match key {
             "cmd" => self.cmd = Some(v.to_string()),
             "name" => self.name = Some(v.to_string()),
@@ -165,7 +167,8 @@ impl EngineDraft {
         d
     }
 
-    fn finish(self, index: usize) -> Result<EngineConfig, String> {
+    /// The engine's configuration; `index` numbers it in error messages.
+    pub(super) fn finish(self, index: usize) -> Result<EngineConfig, String> {
         let cmd = self.cmd.ok_or_else(|| format!("engine {} needs cmd=", index + 1))?;
         if self.limit_keys.len() > 1 {
             return Err(format!("engine {}: give only one of tc=, st=, nodes=, depth=", index + 1));

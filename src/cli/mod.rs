@@ -6,6 +6,7 @@ mod judge_cmd;
 mod match_cmd;
 mod params_cmd;
 mod perft_cmd;
+mod perft_diff_cmd;
 
 pub use args::Args;
 use std::process::ExitCode;
@@ -14,6 +15,7 @@ use std::process::ExitCode;
 pub const USAGE: &str = "usage: chuhe                      start the protocol loop (first command: ucci, uci or xboard)
        chuhe perft [--fen FEN] --depth N [--divide] [--threads N] [--hash MB] [--progress|--quiet]
        chuhe perft --epd FILE [--depth-limit D] [--threads N] [--hash MB]
+       chuhe perft-diff --engine CMD [proto=uci|ucci] [arg=A]... [--fen FEN] --depth D [--timeout S]
        chuhe bench [--depth D]
        chuhe match -engine cmd=PROG ... -engine cmd=PROG ... [-each ...]   (see README, Match)
        chuhe judge [--fen FEN] [--moves \"M1 M2 ...\"] [--json] | judge --file FILE [--json]
@@ -34,6 +36,7 @@ pub fn run(args: &[String]) -> ExitCode {
     let rest = &args[1..];
     let result = match cmd.as_str() {
         "perft" => perft_cmd::run(rest),
+        "perft-diff" => perft_diff_cmd::run(rest),
         "bench" => bench_cmd::run(rest).map(done),
         "match" => match_cmd::run(rest).map(done),
         "judge" => judge_cmd::run(rest).map(done),
