@@ -7,6 +7,7 @@ mod match_cmd;
 mod params_cmd;
 mod perft_cmd;
 mod perft_diff_cmd;
+mod stats_cmd;
 
 pub use args::Args;
 use std::process::ExitCode;
@@ -17,7 +18,8 @@ pub const USAGE: &str = "usage: chuhe                      start the protocol lo
        chuhe perft --epd FILE [--depth-limit D] [--threads N] [--hash MB]
        chuhe perft-diff --engine CMD [proto=uci|ucci] [arg=A]... [--fen FEN] --depth D [--timeout S]
        chuhe bench [--depth D]
-       chuhe match -engine cmd=PROG ... -engine cmd=PROG ... [-each ...]   (see README, Match)
+       chuhe match -engine cmd=PROG ... -engine cmd=PROG ... [-each ...]   [-shard K/N]  (see README, Match)
+       chuhe stats FILE.pgn... [-sprt elo0=E elo1=E alpha=A beta=B] [-first NAME]
        chuhe judge [--fen FEN] [--moves \"M1 M2 ...\"] [--json] | judge --file FILE [--json]
        chuhe params                search parameters and switches (hidden engine options)
        chuhe help";
@@ -40,6 +42,7 @@ pub fn run(args: &[String]) -> ExitCode {
         "bench" => bench_cmd::run(rest).map(done),
         "match" => match_cmd::run(rest).map(done),
         "judge" => judge_cmd::run(rest).map(done),
+        "stats" => stats_cmd::run(rest).map(done),
         "params" => params_cmd::run(rest).map(done),
         "help" | "--help" | "-h" => {
             println!("{USAGE}");
