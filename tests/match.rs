@@ -341,12 +341,12 @@ fn stats_reads_other_tools_pgn_and_refuses_bad_input() {
          [Game \"Chinese Chess\"]\n[Red \"Y\"]\n[Black \"X\"]\n[Result \"1/2-1/2\"]\n1/2-1/2\n\
          [Red \"Y\"]\n[Black \"X\"]\n[Result \"*\"]\n*\n",
     );
-    let out = stats(&[pgn.clone()], "");
+    let out = stats(std::slice::from_ref(&pgn), "");
     assert!(
         out.starts_with("unfinished games skipped: 1\nScore of X vs Y: 1 - 0 - 1  [0.750] 2\nElo difference: "),
         "{out}"
     );
-    assert!(stats(&[pgn.clone()], "-first Y").contains("Score of Y vs X: 0 - 1 - 1  [0.250] 2"));
+    assert!(stats(std::slice::from_ref(&pgn), "-first Y").contains("Score of Y vs X: 0 - 1 - 1  [0.250] 2"));
     let three = temp(
         "three.pgn",
         "[Red \"X\"]\n[Black \"Y\"]\n[Result \"1-0\"]\n\n[Red \"X\"]\n[Black \"Z\"]\n[Result \"1-0\"]\n",

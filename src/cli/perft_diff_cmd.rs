@@ -61,6 +61,9 @@ fn detect(moves: &[(String, u64)], ours: &BTreeMap<String, u64>, known: Option<R
     (r, false)
 }
 
+/// Asks the other engine for its split of (FEN, depth): `(move text, count)` as it writes them.
+type AskEngine<'a> = dyn FnMut(&str, u32) -> Result<Vec<(String, u64)>, String> + 'a;
+
 /// What the descent found.
 #[derive(Debug, PartialEq, Eq)]
 enum Outcome {
@@ -78,7 +81,7 @@ fn descend(
     mut pos: Position,
     depth: u32,
     counter: &Perft,
-    ask: &mut dyn FnMut(&str, u32) -> Result<Vec<(String, u64)>, String>,
+    ask: &mut AskEngine,
     log: &mut dyn FnMut(String),
 ) -> Result<Outcome, String> {
     let mut path: Vec<Move> = Vec::new();
