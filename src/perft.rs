@@ -2,6 +2,7 @@
 //! Plain recursion, and a split over threads with an optional shared cache (`PerftTable`).
 
 use crate::board::{Move, MoveList, Position};
+use crate::lines::content_lines;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 
 /// Leaf count of the legal move tree `depth` plies deep (leaves counted in bulk at depth 1).
@@ -224,12 +225,8 @@ pub struct EpdEntry {
 /// skipped, other `;` fields ignored. Errors name the line.
 pub fn parse_epd(text: &str) -> Result<Vec<EpdEntry>, String> {
     let mut out = Vec::new();
-    for (i, raw) in text.lines().enumerate() {
-        let line = raw.trim();
-        if line.is_empty() || line.starts_with('#') {
-            continue;
-        }
-        let bad = |what: String| format!("line {}: {what}", i + 1);
+    for (n, line) in content_lines(text) {
+        let bad = |what: String| format!("line {n}: {what}");
         let mut fields = line.split(';');
         let fen = fields.next().unwrap_or("").trim().to_string();
         let pos = Position::from_fen(&fen).map_err(|e| bad(e.to_string()))?;
@@ -244,7 +241,7 @@ pub fn parse_epd(text: &str) -> Result<Vec<EpdEntry>, String> {
         if counts.is_empty() {
             return Err(bad("no ';D<depth> <count>' fields".to_string()));
         }
-        out.push(EpdEntry { line: i + 1, fen, pos, counts });
+        out.push(EpdEntry { line: n, fen, pos, counts });
     }
     Ok(out)
 }
