@@ -53,10 +53,13 @@ pub struct PerftTable {
 const MAX_STORED: u64 = 1 << 56;
 
 impl PerftTable {
-    /// A table of `mb` MiB (at least one bucket).
-    pub fn new(mb: usize) -> PerftTable {
-        let n = (mb << 20) / std::mem::size_of::<Bucket>();
-        PerftTable { buckets: (0..n.max(1)).map(|_| Bucket::default()).collect() }
+    /// A table of `mb` MiB (at least one bucket); an error if the memory cannot be had.
+    pub fn new(mb: usize) -> Result<PerftTable, String> {
+        let n = (mb.saturating_mul(1 << 20) / std::mem::size_of::<Bucket>()).max(1);
+        let mut buckets = Vec::new();
+        buckets.try_reserve_exact(n).map_err(|_| format!("cannot allocate {mb} MB for the perft cache"))?;
+        buckets.resize_with(n, Bucket::default);
+        Ok(PerftTable { buckets })
     }
 
     /// The key of (position key, depth): the depth is mixed in so each depth has its own entry.
@@ -266,8 +269,8 @@ mod tests {
         let fen = "r1ba1a3/4kn3/2n1b4/pNp1p1p1p/4c4/6P2/P1P2R2P/1CcC5/9/2BAKAB2 w - - 0 1";
         let mut p = Position::from_fen(fen).unwrap();
         let plain = divide(&mut p, 4);
-        let tiny = PerftTable::new(0); // one bucket: constant replacement, still exact
-        let table = PerftTable::new(1);
+        let tiny = PerftTable::new(0).unwrap(); // one bucket: constant replacement, still exact
+        let table = PerftTable::new(1).unwrap();
         for run in [
             Perft { threads: 3, table: None },
             Perft { threads: 2, table: Some(&table) },
@@ -293,7 +296,7 @@ mod tests {
 
     #[test]
     fn slots_check_their_key_and_depth() {
-        let t = PerftTable::new(1);
+        let t = PerftTable::new(1).unwrap();
         assert_eq!(t.probe(42, 3), None);
         t.store(42, 3, 1000);
         assert_eq!(t.probe(42, 3), Some(1000));

@@ -130,6 +130,7 @@ fn bad_epd_and_flag_mixes_are_status_2() {
         vec!["perft", "--depth", "3", "--depth-limit", "3"],
         vec!["perft", "--depth", "3", "--threads", "0"],
         vec!["perft", "--depth", "3", "--hash", "x"],
+        vec!["perft", "--depth", "3", "--hash", "99999999"],
     ] {
         let o = chuhe(&args);
         assert_eq!(o.status.code(), Some(2), "{args:?}");

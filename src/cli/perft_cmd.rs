@@ -8,6 +8,19 @@ use std::process::ExitCode;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::time::Instant;
 
+/// Largest `--hash`: 64 GB.
+const MAX_HASH_MB: u64 = 1 << 16;
+
+/// `--threads N` (default 1) and `--hash MB` (default none), shared with `perft-diff`.
+pub(super) fn counter_flags(a: &Args) -> Result<(usize, Option<PerftTable>), String> {
+    let threads = a.number("threads", 1, 1024, Some(1))? as usize;
+    let table = match a.value("hash") {
+        None => None,
+        Some(_) => Some(PerftTable::new(a.number("hash", 1, MAX_HASH_MB, None)? as usize)?),
+    };
+    Ok((threads, table))
+}
+
 /// Runs perft or a suite check; a suite mismatch exits with status 1.
 pub fn run(args: &[String]) -> Result<ExitCode, String> {
     let a = Args::parse(
@@ -15,11 +28,7 @@ pub fn run(args: &[String]) -> Result<ExitCode, String> {
         &["fen", "depth", "threads", "hash", "epd", "depth-limit"],
         &["divide", "progress", "quiet"],
     )?;
-    let threads = a.number("threads", 1, 1024, Some(1))? as usize;
-    let table = match a.value("hash") {
-        None => None,
-        Some(_) => Some(PerftTable::new(a.number("hash", 1, 1 << 20, None)? as usize)),
-    };
+    let (threads, table) = counter_flags(&a)?;
     let counter = Perft { threads, table: table.as_ref() };
     if let Some(file) = a.value("epd") {
         for other in ["fen", "depth", "divide"] {

@@ -3,10 +3,11 @@
 //! splits and descending into a move whose count differs, until the move lists differ.
 
 use super::match_cmd::EngineDraft;
+use super::perft_cmd::counter_flags;
 use super::Args;
 use crate::board::{Move, Position};
 use crate::matches::engine::{describe, EngineProcess, Failure};
-use crate::perft::{Perft, PerftTable};
+use crate::perft::Perft;
 use std::collections::BTreeMap;
 use std::process::ExitCode;
 use std::time::Duration;
@@ -155,11 +156,7 @@ pub fn run(args: &[String]) -> Result<ExitCode, String> {
     let a = Args::parse(&rest, &["fen", "depth", "timeout", "threads", "hash"], &[])?;
     let depth = a.number("depth", 1, 12, None)? as u32;
     let timeout = Duration::from_secs(a.number("timeout", 1, 86_400, Some(600))?);
-    let threads = a.number("threads", 1, 1024, Some(1))? as usize;
-    let table = match a.value("hash") {
-        None => None,
-        Some(_) => Some(PerftTable::new(a.number("hash", 1, 1 << 20, None)? as usize)),
-    };
+    let (threads, table) = counter_flags(&a)?;
     let pos = a.position()?;
     let cfg = draft.finish(0)?;
     let name = cfg.name.clone();
