@@ -126,7 +126,8 @@ fn descend(
         path.push(mv);
         parent = Some((a, b));
     }
-    Err("the counts differ below depth 1".to_string()) // unreachable: depth 1 counts are all 1
+    // Only an engine whose depth-1 split has counts other than 1 gets here.
+    Err("the engine's perft 1 split has counts other than 1".to_string())
 }
 
 /// Runs `chuhe perft-diff`: status 0 when the engines agree, 1 when they differ.
