@@ -47,6 +47,16 @@ pub fn recv_until(rx: &Receiver<Input>, deadline: Option<Instant>) -> Option<Inp
     }
 }
 
+/// The lines of a text file that carry content, with their 1-based numbers: trimmed, blank
+/// lines and `#` comments skipped (openings, judge records, perft suites).
+pub fn content_lines(text: &str) -> impl Iterator<Item = (usize, &str)> {
+    text.lines()
+        .map(str::trim)
+        .enumerate()
+        .filter(|(_, l)| !l.is_empty() && !l.starts_with('#'))
+        .map(|(i, l)| (i + 1, l))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -58,6 +68,8 @@ mod tests {
         let got: Vec<Input> = std::iter::from_fn(|| recv_until(&rx, None)).take(5).collect();
         let line = |s: &str| Input::Line(s.to_string());
         assert_eq!(got, [line("a"), line("b "), line("\u{fffd}c"), Input::Eof, Input::Eof]);
+        let numbered: Vec<(usize, &str)> = content_lines("# c\n\n a \nb").collect();
+        assert_eq!(numbered, [(3, "a"), (4, "b")]);
         let (_tx, idle) = channel::<Input>();
         assert_eq!(recv_until(&idle, Some(Instant::now() + Duration::from_millis(5))), None);
     }

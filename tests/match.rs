@@ -249,3 +249,107 @@ fn chuhe_plays_itself_at_fixed_nodes() {
     }
     assert!(out.contains("Score of ucci vs uci: "), "{out}");
 }
+
+/// `chuhe stats` on `files` with `more` flags; its stdout.
+fn stats(files: &[PathBuf], more: &str) -> String {
+    let o = Command::new(CHUHE).arg("stats").args(files).args(words(more)).output().unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    String::from_utf8(o.stdout).unwrap()
+}
+
+/// A PGN file's games, each without its `[Date]`, sorted.
+fn pgn_games(path: &PathBuf) -> Vec<String> {
+    let text = std::fs::read_to_string(path).unwrap_or_default();
+    let mut games: Vec<String> = text
+        .split("[Game ")
+        .filter(|g| !g.is_empty())
+        .map(|g| g.lines().filter(|l| !l.starts_with("[Date ")).collect::<Vec<_>>().join("\n"))
+        .collect();
+    games.sort();
+    games
+}
+
+#[test]
+fn shards_together_play_the_whole_match_and_stats_merge_them() {
+    // Openings on the fakes' script; A plays an illegal move at ply 4 with Red and draws by
+    // repetition with Black, so each colour, opening and game number shows in the record.
+    let openings =
+        temp("shard-openings.txt", "startpos\nstartpos moves h0g2 h9g7\nstartpos moves h0g2 h9g7 g2h0 g7h9\n");
+    let run = |shard: &str, pgn: &PathBuf| {
+        let _ = std::fs::remove_file(pgn);
+        let mut args = fake_engine("A", &format!("{} --mode illegal --at 4 --redonly", script(SHUFFLE)));
+        args.extend(fake_engine("B", &script(SHUFFLE)));
+        args.extend(words(&format!(
+            "-each st=2 timemargin=200 -openings file={} -games 2 -rounds 3 -pgnout {} \
+             -sprt elo0=0 elo1=10 alpha=0.05 beta=0.05 {shard}",
+            openings.display(),
+            pgn.display()
+        )));
+        let (ok, out) = run_match(&args, HANG);
+        assert!(ok, "{out}");
+        out
+    };
+    let game_lines = |out: &str| {
+        let mut v: Vec<String> = out
+            .lines()
+            .filter(|l| l.starts_with("Started game") || l.starts_with("Finished game "))
+            .map(String::from)
+            .collect();
+        v.sort();
+        v
+    };
+    let whole_pgn = temp("whole.pgn", "");
+    let whole = run("", &whole_pgn);
+    let shard_pgns: Vec<PathBuf> = (1..=4).map(|k| temp(&format!("shard{k}.pgn"), "")).collect();
+    let mut lines = Vec::new();
+    for (k, pgn) in shard_pgns.iter().enumerate() {
+        lines.extend(game_lines(&run(&format!("-shard {}/4", k + 1), pgn)));
+    }
+    lines.sort();
+    assert_eq!(lines, game_lines(&whole));
+    assert_eq!(lines.len(), 12, "{whole}");
+    let mut games: Vec<String> = shard_pgns.iter().flat_map(pgn_games).collect();
+    games.sort();
+    assert_eq!(games, pgn_games(&whole_pgn));
+
+    let sprt = "-sprt elo0=0 elo1=10 alpha=0.05 beta=0.05";
+    let merged = stats(&shard_pgns, sprt);
+    assert_eq!(merged, stats(&[whole_pgn], sprt));
+    // The same lines the runner ended the whole match with.
+    let tail: Vec<&str> =
+        whole.lines().filter(|l| l.starts_with("Score of") || l.starts_with("Elo") || l.starts_with("SPRT")).collect();
+    let tail = tail[tail.len() - 3..].join("\n") + "\n";
+    assert_eq!(merged, tail);
+    assert!(merged.starts_with("Score of A vs B: 0 - 3 - 3  [0.250] 6\n"), "{merged}");
+}
+
+#[test]
+fn stats_reads_other_tools_pgn_and_refuses_bad_input() {
+    let pgn = temp(
+        "other.pgn",
+        "[Game \"Chinese Chess\"]\n[Red \"X\"]\n[Black \"Y\"]\n[Result \"1-0\"]\n1. C3-C4 1-0\n\n\
+         [Game \"Chinese Chess\"]\n[Red \"Y\"]\n[Black \"X\"]\n[Result \"1/2-1/2\"]\n1/2-1/2\n\
+         [Red \"Y\"]\n[Black \"X\"]\n[Result \"*\"]\n*\n",
+    );
+    let out = stats(std::slice::from_ref(&pgn), "");
+    assert!(
+        out.starts_with("unfinished games skipped: 1\nScore of X vs Y: 1 - 0 - 1  [0.750] 2\nElo difference: "),
+        "{out}"
+    );
+    assert!(stats(std::slice::from_ref(&pgn), "-first Y").contains("Score of Y vs X: 0 - 1 - 1  [0.250] 2"));
+    let three = temp(
+        "three.pgn",
+        "[Red \"X\"]\n[Black \"Y\"]\n[Result \"1-0\"]\n\n[Red \"X\"]\n[Black \"Z\"]\n[Result \"1-0\"]\n",
+    );
+    for args in [
+        vec!["stats".to_string()],
+        vec!["stats".into(), "/nonexistent/x.pgn".into()],
+        vec!["stats".into(), three.display().to_string()],
+        vec!["stats".into(), pgn.display().to_string(), "-sprt".into(), "elo0=5".into(), "elo1=1".into()],
+        vec!["stats".into(), pgn.display().to_string(), "-bogus".into()],
+    ] {
+        let o = Command::new(CHUHE).args(&args).output().unwrap();
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        assert_eq!(String::from_utf8_lossy(&o.stderr).trim_end().lines().count(), 1, "{args:?}");
+    }
+}

@@ -1,33 +1,18 @@
 //! The public perft suite: every position to depth 4 by default, deeper with
 //! `CHUHE_PERFT_DEPTH=N`. Perft counts are the ground truth for move generation.
 
-use chuhe::board::Position;
-use chuhe::perft::perft;
-
-fn suite() -> Vec<(String, Vec<u64>)> {
-    let text = include_str!("../perft/suite.epd");
-    text.lines()
-        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
-        .map(|l| {
-            let mut parts = l.split(';');
-            let fen = parts.next().unwrap().trim().to_string();
-            let counts = parts.map(|p| p.trim()[2..].trim().parse::<u64>().unwrap()).collect();
-            (fen, counts)
-        })
-        .collect()
-}
+use chuhe::perft::{parse_epd, perft};
 
 #[test]
 fn suite_counts_match() {
-    let max_depth: usize = std::env::var("CHUHE_PERFT_DEPTH").ok().and_then(|v| v.parse().ok()).unwrap_or(4);
-    let suite = suite();
+    let max_depth: u32 = std::env::var("CHUHE_PERFT_DEPTH").ok().and_then(|v| v.parse().ok()).unwrap_or(4);
+    let suite = parse_epd(include_str!("../perft/suite.epd")).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(suite.len(), 11);
-    for (fen, counts) in suite {
-        let mut pos = Position::from_fen(&fen).unwrap();
-        for (i, &expected) in counts.iter().enumerate().take(max_depth) {
-            let depth = i as u32 + 1;
-            assert_eq!(perft(&mut pos, depth), expected, "{fen} depth {depth}");
+    for e in suite {
+        let mut pos = e.pos.clone();
+        for &(depth, expected) in e.counts.iter().filter(|c| c.0 <= max_depth) {
+            assert_eq!(perft(&mut pos, depth), expected, "{} depth {depth}", e.fen);
         }
-        assert_eq!(pos.to_fen().split(' ').next(), fen.split(' ').next(), "perft left the position changed");
+        assert!(pos == e.pos, "perft left the position changed");
     }
 }

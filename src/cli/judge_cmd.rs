@@ -3,6 +3,7 @@
 
 use super::Args;
 use crate::board::{Move, Position};
+use crate::lines::content_lines;
 use crate::rules::{Game, Verdict};
 
 /// A parsed game record: start position and moves.
@@ -72,12 +73,8 @@ pub fn run(args: &[String]) -> Result<(), String> {
             }
             let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read '{path}': {e}"))?;
             let mut records = Vec::new();
-            for (i, line) in text.lines().enumerate() {
-                let line = line.trim();
-                if line.is_empty() || line.starts_with('#') {
-                    continue;
-                }
-                records.push(parse_line(line).map_err(|e| format!("{path} line {}: {e}", i + 1))?);
+            for (n, line) in content_lines(&text) {
+                records.push(parse_line(line).map_err(|e| format!("{path} line {n}: {e}"))?);
             }
             records
         }

@@ -13,7 +13,7 @@ pub const MATCH_USAGE: &str =
             -engine ... [-each KEY=VALUE...]   (tc=[MOVES/]SECONDS[+INC] | st=SECONDS | nodes=N | depth=N,
             timemargin=MS, timeout=MS) [-games N] [-rounds N] [-concurrency N]
             [-openings file=F [order=sequential|random] [start=N]] [-repeat [N]] [-srand N] [-pgnout FILE]
-            [-sprt elo0=E elo1=E alpha=A beta=B] [-resign movecount=N score=CP]
+            [-sprt elo0=E elo1=E alpha=A beta=B] [-resign movecount=N score=CP] [-shard K/N]
             [-draw movenumber=N movecount=N score=CP] [-ratinginterval N] [-event NAME]";
 
 /// Runs `chuhe match` with `args`.
@@ -93,9 +93,10 @@ pub fn parse_tc(v: &str) -> Result<Limit, String> {
     Ok(Limit::Clock { moves, base_ms: base, inc_ms: inc })
 }
 
-/// Engine settings before they are complete.
+/// Engine settings before they are complete (`KEY=VALUE` words of `-engine`, also read by
+/// `perft-diff`).
 #[derive(Default, Clone)]
-struct EngineDraft {
+pub(super) struct EngineDraft {
     name: Option<String>,
     cmd: Option<String>,
     args: Vec<String>,
@@ -109,7 +110,8 @@ struct EngineDraft {
 }
 
 impl EngineDraft {
-    fn apply(&mut self, key: &str, v: &str) -> Result<(), String> {
+    /// Applies one `KEY=VALUE` setting.
+    pub(super) fn apply(&mut self, key: &str, v: &str) -> Result<(), String> {
         match key {
             "cmd" => self.cmd = Some(v.to_string()),
             "name" => self.name = Some(v.to_string()),
@@ -165,7 +167,8 @@ impl EngineDraft {
         d
     }
 
-    fn finish(self, index: usize) -> Result<EngineConfig, String> {
+    /// The engine's configuration; `index` numbers it in error messages.
+    pub(super) fn finish(self, index: usize) -> Result<EngineConfig, String> {
         let cmd = self.cmd.ok_or_else(|| format!("engine {} needs cmd=", index + 1))?;
         if self.limit_keys.len() > 1 {
             return Err(format!("engine {}: give only one of tc=, st=, nodes=, depth=", index + 1));
@@ -218,6 +221,7 @@ struct Flags {
     start: usize,
     srand: Option<u64>,
     event: String,
+    shard: Option<(usize, usize)>,
 }
 
 impl Default for Flags {
@@ -238,6 +242,7 @@ impl Default for Flags {
             start: 1,
             srand: None,
             event: "Chuhe match".to_string(),
+            shard: None,
         }
     }
 }
@@ -268,6 +273,7 @@ impl Flags {
                     _ => return Err("-repeat takes at most one value".into()),
                 }
             }
+            "shard" => self.shard = Some(parse_shard(one_value(flag, words)?)?),
             "srand" => self.srand = Some(number::<u64>("-srand", one_value(flag, words)?)?),
             "pgnout" => self.pgnout = Some(one_value(flag, words)?.to_string()),
             "event" => self.event = words.join(" "),
@@ -299,6 +305,9 @@ impl Flags {
     fn load_openings(&self) -> Result<Vec<Opening>, String> {
         let mut openings = load_openings(self.opening_file.as_deref())?;
         if self.order_random {
+            if self.shard.is_some() && self.srand.is_none() {
+                return Err("-shard with order=random needs -srand, so every shard draws the same order".into());
+            }
             let seed = self.srand.unwrap_or_else(|| {
                 std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(1, |d| d.as_nanos() as u64)
             });
@@ -335,12 +344,21 @@ impl Flags {
             rating_interval: self.interval,
             event: self.event,
             live: false,
+            shard: self.shard,
         })
     }
 }
 
+/// `-shard K/N`: the K-th (1-based) of N slices.
+fn parse_shard(v: &str) -> Result<(usize, usize), String> {
+    match v.split_once('/').map(|(k, n)| (k.parse::<usize>(), n.parse::<usize>())) {
+        Some((Ok(k), Ok(n))) if (1..=n).contains(&k) => Ok((k, n)),
+        _ => Err(format!("-shard '{v}': expected K/N with 1 <= K <= N")),
+    }
+}
+
 /// `-sprt elo0=E elo1=E alpha=A beta=B`.
-fn parse_sprt(words: &[String]) -> Result<Sprt, String> {
+pub(super) fn parse_sprt(words: &[String]) -> Result<Sprt, String> {
     let mut s = Sprt { elo0: 0.0, elo1: 5.0, alpha: 0.05, beta: 0.05 };
     for (k, v) in pairs("sprt", words)? {
         let x: f64 = number(&format!("-sprt {k}"), &v)?;
@@ -451,6 +469,10 @@ mod tests {
             "-engine cmd=a tc=1 proto=cecp -engine cmd=b tc=1",
             "-engine cmd=a tc=1 -engine cmd=b tc=1 -sprt elo0=10 elo1=0",
             "-engine cmd=a tc=1 -engine cmd=b tc=1 -openings file=/nonexistent/x",
+            "-engine cmd=a tc=1 -engine cmd=b tc=1 -shard 3/2",
+            "-engine cmd=a tc=1 -engine cmd=b tc=1 -shard 0/2",
+            "-engine cmd=a tc=1 -engine cmd=b tc=1 -shard 1",
+            "-engine cmd=a tc=1 -engine cmd=b tc=1 -shard 1/2 -openings order=random",
             "stray -engine cmd=a tc=1",
         ] {
             assert!(parse(&words(bad)).is_err(), "{bad}");

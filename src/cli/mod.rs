@@ -7,15 +7,20 @@ mod judge_cmd;
 mod match_cmd;
 mod params_cmd;
 mod perft_cmd;
+mod perft_diff_cmd;
+mod stats_cmd;
 
 pub use args::Args;
 use std::process::ExitCode;
 
 /// Usage text printed by `chuhe help` and on an unknown subcommand.
 pub const USAGE: &str = "usage: chuhe                      start the protocol loop (first command: ucci, uci or xboard)
-       chuhe perft [--fen FEN] --depth N [--divide]
+       chuhe perft [--fen FEN] --depth N [--divide] [--threads N] [--hash MB] [--progress|--quiet]
+       chuhe perft --epd FILE [--depth-limit D] [--threads N] [--hash MB]
+       chuhe perft-diff --engine CMD [proto=uci|ucci] [arg=A]... [--fen FEN] --depth D [--timeout S]
        chuhe bench [--depth D]
-       chuhe match -engine cmd=PROG ... -engine cmd=PROG ... [-each ...]   (see README, Match)
+       chuhe match -engine cmd=PROG ... -engine cmd=PROG ... [-each ...]   [-shard K/N]  (see README, Match)
+       chuhe stats FILE.pgn... [-sprt elo0=E elo1=E alpha=A beta=B] [-first NAME]
        chuhe judge [--fen FEN] [--moves \"M1 M2 ...\"] [--json] | judge --file FILE [--json]
        chuhe datagen --out FILE [--games N] [--nodes N | --depth D] [--threads T] [--seed S]
                      [--random-plies K] [--openings FILE|builtin] [--keep quiet|all]
@@ -23,6 +28,11 @@ pub const USAGE: &str = "usage: chuhe                      start the protocol lo
        chuhe datagen --stats FILE...
        chuhe params                search parameters and switches (hidden engine options)
        chuhe help";
+
+/// A tool that finished without a verdict of its own exits with status 0.
+fn done(_: ()) -> ExitCode {
+    ExitCode::SUCCESS
+}
 
 /// Runs the subcommand named by `args[0]` (none: the protocol loop).
 pub fn run(args: &[String]) -> ExitCode {
@@ -33,19 +43,21 @@ pub fn run(args: &[String]) -> ExitCode {
     let rest = &args[1..];
     let result = match cmd.as_str() {
         "perft" => perft_cmd::run(rest),
-        "bench" => bench_cmd::run(rest),
-        "match" => match_cmd::run(rest),
-        "judge" => judge_cmd::run(rest),
-        "datagen" => datagen_cmd::run(rest),
-        "params" => params_cmd::run(rest),
+        "perft-diff" => perft_diff_cmd::run(rest),
+        "bench" => bench_cmd::run(rest).map(done),
+        "match" => match_cmd::run(rest).map(done),
+        "judge" => judge_cmd::run(rest).map(done),
+        "stats" => stats_cmd::run(rest).map(done),
+        "datagen" => datagen_cmd::run(rest).map(done),
+        "params" => params_cmd::run(rest).map(done),
         "help" | "--help" | "-h" => {
             println!("{USAGE}");
-            Ok(())
+            Ok(ExitCode::SUCCESS)
         }
         other => Err(format!("unknown subcommand '{other}' (try 'chuhe help')")),
     };
     match result {
-        Ok(()) => ExitCode::SUCCESS,
+        Ok(code) => code,
         Err(msg) => {
             eprintln!("chuhe {cmd}: {msg}");
             ExitCode::from(2)

@@ -91,6 +91,16 @@ pub struct Reply {
     pub late: bool,
 }
 
+/// An engine's `go perft` split: its moves as written (lowercased) with their counts, and the
+/// total it printed.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PerftSplit {
+    /// `(move text, count)` in the engine's order.
+    pub moves: Vec<(String, u64)>,
+    /// The engine's total line.
+    pub total: Option<u64>,
+}
+
 /// A running engine process.
 pub struct EngineProcess {
     child: Child,
@@ -127,7 +137,11 @@ impl EngineProcess {
             }
             Proto::Uci => {
                 engine.send("uci").map_err(|f| fail("handshake", f))?;
-                engine.wait_for("uciok", HANDSHAKE).map_err(|f| fail("handshake (uciok)", f))?;
+                let variants = engine.handshake_uci().map_err(|f| fail("handshake (uciok)", f))?;
+                // Multi-variant engines (Fairy-Stockfish) play chess until told otherwise.
+                if variants && !cfg.options.iter().any(|(n, _)| n.eq_ignore_ascii_case("UCI_Variant")) {
+                    engine.send("setoption name UCI_Variant value xiangqi").map_err(|f| fail("options", f))?;
+                }
                 for (name, value) in &cfg.options {
                     engine.send(&format!("setoption name {name} value {value}")).map_err(|f| fail("options", f))?;
                 }
@@ -148,6 +162,57 @@ impl EngineProcess {
         loop {
             if self.next_line(deadline)?.split_whitespace().next() == Some(word) {
                 return Ok(());
+            }
+        }
+    }
+
+    /// Reads the `uci` reply up to `uciok`; whether the engine offers a `UCI_Variant` option.
+    fn handshake_uci(&mut self) -> Result<bool, Failure> {
+        let deadline = Instant::now() + HANDSHAKE;
+        let mut variants = false;
+        loop {
+            let line = self.next_line(deadline)?;
+            let words: Vec<&str> = line.split_whitespace().collect();
+            match words.as_slice() {
+                ["uciok", ..] => return Ok(variants),
+                ["option", "name", "UCI_Variant", ..] => variants = true,
+                _ => {}
+            }
+        }
+    }
+
+    /// Asks for `go perft depth` on `fen` and reads the split (`move: count` lines, as
+    /// Stockfish-family engines print them) up to the total line (`Nodes searched: N`, or
+    /// `nodes N ...`); `None` when the engine answers with `bestmove` (no perft command).
+    pub fn perft(&mut self, fen: &str, depth: u32, timeout: Duration) -> Result<Option<PerftSplit>, Failure> {
+        while self.lines.try_recv().is_ok() {}
+        self.send(&format!("position fen {fen}"))?;
+        self.send(&format!("go perft {depth}"))?;
+        let deadline = Instant::now() + timeout;
+        let mut split = PerftSplit::default();
+        loop {
+            let line = self.next_line(deadline)?;
+            let line = line.trim();
+            if let Some((mv, n)) = line.split_once(':') {
+                if let Ok(n) = n.trim().parse::<u64>() {
+                    if line.starts_with("Nodes searched") {
+                        split.total = Some(n);
+                        return Ok(Some(split));
+                    }
+                    if !mv.contains(' ') {
+                        split.moves.push((mv.to_ascii_lowercase(), n));
+                    }
+                }
+                continue;
+            }
+            let words: Vec<&str> = line.split_whitespace().collect();
+            match words.as_slice() {
+                ["nodes", n, ..] if n.parse::<u64>().is_ok() => {
+                    split.total = n.parse().ok();
+                    return Ok(Some(split));
+                }
+                ["bestmove" | "nobestmove", ..] => return Ok(None),
+                _ => {}
             }
         }
     }

@@ -2,6 +2,7 @@
 //! taken from the built-in set.
 
 use crate::board::{Move, Position};
+use crate::lines::content_lines;
 use crate::rules::Game;
 
 /// The standard start position in FEN.
@@ -65,12 +66,8 @@ impl Opening {
 /// the line.
 pub fn parse_openings(text: &str) -> Result<Vec<Opening>, String> {
     let mut out = Vec::new();
-    for (i, line) in text.lines().enumerate() {
-        let line = line.trim();
-        if line.is_empty() || line.starts_with('#') {
-            continue;
-        }
-        out.push(Opening::parse(line).map_err(|e| format!("line {}: {e}", i + 1))?);
+    for (n, line) in content_lines(text) {
+        out.push(Opening::parse(line).map_err(|e| format!("line {n}: {e}"))?);
     }
     if out.is_empty() {
         return Err("no openings found".to_string());

@@ -3,6 +3,7 @@
 
 use super::game::GameRecord;
 use crate::board::{Color, Move};
+use crate::rules::GameResult;
 use std::fmt::Write;
 
 /// Header facts that are not in the record.
@@ -82,6 +83,71 @@ pub fn write_game(h: &PgnHeader, g: &GameRecord) -> String {
     s
 }
 
+/// What `chuhe stats` needs of a game read back from PGN.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PgnGame {
+    /// `[Red]` (or `[White]`, as some tools write it).
+    pub red: String,
+    /// `[Black]`.
+    pub black: String,
+    /// `[Result]`; `None` for `*`, a missing tag or anything else.
+    pub result: Option<GameResult>,
+}
+
+/// `[Name "value"]` as (name, value), escapes undone.
+fn tag(line: &str) -> Option<(&str, String)> {
+    let inner = line.trim().strip_prefix('[')?.strip_suffix(']')?;
+    let (name, rest) = inner.split_once(char::is_whitespace)?;
+    let quoted = rest.trim().strip_prefix('"')?.strip_suffix('"')?;
+    let mut value = String::new();
+    let mut chars = quoted.chars();
+    while let Some(c) = chars.next() {
+        value.push(if c == '\\' { chars.next().unwrap_or(c) } else { c });
+    }
+    Some((name, value))
+}
+
+/// Every game's players and result in PGN text: this runner's, or another xiangqi tool's
+/// Chinese-chess PGN. A game starts at a tag after move text or at a tag its game already has.
+pub fn read_games(text: &str) -> Vec<PgnGame> {
+    let mut games = Vec::new();
+    let mut tags: Vec<(String, String)> = Vec::new();
+    let mut in_moves = false;
+    let mut finish = |tags: &mut Vec<(String, String)>| {
+        if tags.is_empty() {
+            return;
+        }
+        let get = |names: &[&str]| {
+            tags.iter().find(|(n, _)| names.iter().any(|m| n.eq_ignore_ascii_case(m))).map(|t| t.1.clone())
+        };
+        let result = match get(&["Result"]).as_deref().map(str::trim) {
+            Some("1-0") => Some(GameResult::RedWins),
+            Some("0-1") => Some(GameResult::BlackWins),
+            Some("1/2-1/2") => Some(GameResult::Draw),
+            _ => None,
+        };
+        let red = get(&["Red", "White"]).unwrap_or_default();
+        games.push(PgnGame { red, black: get(&["Black"]).unwrap_or_default(), result });
+        tags.clear();
+    };
+    for line in text.lines() {
+        let line = line.trim();
+        match tag(line) {
+            Some((name, value)) => {
+                if in_moves || tags.iter().any(|(n, _)| n == name) {
+                    finish(&mut tags);
+                    in_moves = false;
+                }
+                tags.push((name.to_string(), value));
+            }
+            None if !line.is_empty() && !tags.is_empty() => in_moves = true,
+            None => {}
+        }
+    }
+    finish(&mut tags);
+    games
+}
+
 /// Today's UTC date as `YYYY.MM.DD`.
 pub fn today() -> String {
     let secs = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0);
@@ -141,6 +207,35 @@ mod tests {
         let text = write_game(&h, &g2);
         assert!(text.contains("[FEN \"4k4/9/9/9/9/9/9/9/4A4/3K1R3 b - - 0 7\"]"));
         assert!(text.contains("\n7. ... E9-E8 {x} 1/2-1/2\n"));
+    }
+
+    #[test]
+    fn reads_back_players_and_results() {
+        let moves = vec![Move::parse("h2e2").unwrap()];
+        let g = |result| GameRecord {
+            start: Position::startpos(),
+            standard: true,
+            moves: moves.clone(),
+            result,
+            reason: "r".into(),
+            termination: Termination::Rules,
+        };
+        let h = PgnHeader { event: "m", round: 1, red: "A \"x\"", black: "B", date: "2026.11.29" };
+        let ours = write_game(&h, &g(GameResult::RedWins)) + &write_game(&h, &g(GameResult::Draw));
+        // Another tool's: [White] for Red, no blank line between games, an unfinished game.
+        let other = "[Game \"Chinese Chess\"]\n[White \"C\"]\n[Black \"D\"]\n[Result \"0-1\"]\n1. C3-C4 0-1\n\
+                     [Game \"Chinese Chess\"]\n[Red \"C\"]\n[Black \"D\"]\n[Result \"*\"]\n*\n";
+        let got = read_games(&(ours + other));
+        let p = |r: &str, b: &str, res| PgnGame { red: r.into(), black: b.into(), result: res };
+        assert_eq!(
+            got,
+            vec![
+                p("A \"x\"", "B", Some(GameResult::RedWins)),
+                p("A \"x\"", "B", Some(GameResult::Draw)),
+                p("C", "D", Some(GameResult::BlackWins)),
+                p("C", "D", None),
+            ]
+        );
     }
 
     #[test]

@@ -6,7 +6,6 @@ use super::game::{play_game, Adjudication, GameRecord, Seat};
 use super::openings::Opening;
 use super::pgn::{today, write_game, PgnHeader};
 use super::stats::{Sprt, SprtDecision, Tally};
-use crate::rules::GameResult;
 use std::io::Write;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
@@ -38,6 +37,30 @@ pub struct MatchConfig {
     pub event: String,
     /// Whether to keep a live progress line (stdout is a terminal).
     pub live: bool,
+    /// `(k, n)`: play only the k-th (1-based) of n contiguous slices of the game numbers.
+    pub shard: Option<(usize, usize)>,
+}
+
+impl MatchConfig {
+    /// Games in the whole match (all shards).
+    pub fn total_games(&self) -> usize {
+        self.games * self.rounds
+    }
+
+    /// The game numbers (0-based) this process plays: all of them, or its shard's slice.
+    /// Game `i` has the same opening and colours whichever process plays it.
+    pub fn game_range(&self) -> std::ops::Range<usize> {
+        shard_range(self.total_games(), self.shard)
+    }
+}
+
+/// Game numbers of shard `(k, n)` of `total` games: contiguous, so the colour-swapped pairs on
+/// one opening stay together; all games without a (valid) shard.
+fn shard_range(total: usize, shard: Option<(usize, usize)>) -> std::ops::Range<usize> {
+    match shard {
+        Some((k, n)) if (1..=n).contains(&k) => (k - 1) * total / n..k * total / n,
+        _ => 0..total,
+    }
 }
 
 /// What a match ended with.
@@ -65,7 +88,10 @@ struct Reporter<'a> {
     cfg: &'a MatchConfig,
     out: &'a mut dyn Write,
     names: [&'a str; 2],
+    /// Games in the whole match (game numbers are the match's, shard or not).
     total: usize,
+    /// Games this process plays.
+    planned: usize,
     pgn: Option<std::fs::File>,
     date: String,
     tally: Tally,
@@ -91,7 +117,8 @@ impl<'a> Reporter<'a> {
             cfg,
             out,
             names: [cfg.engines[0].name.as_str(), cfg.engines[1].name.as_str()],
-            total: cfg.games * cfg.rounds,
+            total: cfg.total_games(),
+            planned: cfg.game_range().len(),
             pgn,
             date: today(),
             tally: Tally::default(),
@@ -131,25 +158,19 @@ impl<'a> Reporter<'a> {
             return false; // games still running when the SPRT decided do not count
         }
         let (red, black) = self.players(i);
-        match (rec.result, first_is_red(i)) {
-            (GameResult::Draw, _) => self.tally.draws += 1,
-            (GameResult::RedWins, true) | (GameResult::BlackWins, false) => self.tally.wins += 1,
-            _ => self.tally.losses += 1,
-        }
+        self.tally.record(rec.result, first_is_red(i));
         self.say(&format!("Finished game {} ({red} vs {black}): {} {{{}}}", i + 1, rec.result, rec.reason));
         let t = self.tally;
-        let [a, b] = self.names;
-        self.say(&format!(
-            "Score of {a} vs {b}: {} - {} - {}  [{:.3}] {}",
-            t.wins,
-            t.losses,
-            t.draws,
-            t.score(),
-            t.games()
-        ));
+        self.say(&score_line(self.names, &t));
         self.write_pgn(i, rec, red, black);
         self.since_rating += 1;
-        let decided = self.cfg.sprt.map(|s| s.decision(&t)).filter(|&d| d != SprtDecision::Continue);
+        // A shard's games are a slice of the match: the decision is the merged stats' to make.
+        let decided = self
+            .cfg
+            .sprt
+            .filter(|_| self.cfg.shard.is_none())
+            .map(|s| s.decision(&t))
+            .filter(|&d| d != SprtDecision::Continue);
         if self.since_rating >= self.cfg.rating_interval.max(1) || decided.is_some() {
             self.since_rating = 0;
             self.rating();
@@ -183,7 +204,7 @@ impl<'a> Reporter<'a> {
                 self.out,
                 "\r\x1b[2K[{}/{}] {a} vs {b}: {} - {} - {}  Elo {:.1} +/- {:.1}",
                 t.games(),
-                self.total,
+                self.planned,
                 t.wins,
                 t.losses,
                 t.draws,
@@ -208,8 +229,14 @@ impl<'a> Reporter<'a> {
     }
 }
 
+/// cutechess-cli's score line: `Score of A vs B: W - L - D  [score] games`.
+pub fn score_line(names: [&str; 2], t: &Tally) -> String {
+    let [a, b] = names;
+    format!("Score of {a} vs {b}: {} - {} - {}  [{:.3}] {}", t.wins, t.losses, t.draws, t.score(), t.games())
+}
+
 /// The Elo / LOS / draw-ratio line and, with an SPRT, its line.
-fn rating_lines(t: &Tally, sprt: Option<&Sprt>) -> Vec<String> {
+pub fn rating_lines(t: &Tally, sprt: Option<&Sprt>) -> Vec<String> {
     let mut lines = vec![format!(
         "Elo difference: {:.1} +/- {:.1}, LOS: {:.1} %, DrawRatio: {:.1} %",
         t.elo() + 0.0, // no "-0.0"
@@ -255,10 +282,10 @@ fn seat_pairs(cfg: &MatchConfig, workers: usize) -> Result<Vec<[Seat; 2]>, Strin
 
 /// One worker: plays the games whose numbers it draws from `next` with its own engines.
 fn worker(cfg: &MatchConfig, mut pair: [Seat; 2], next: &AtomicUsize, stop: &AtomicBool, tx: mpsc::Sender<Event>) {
-    let total = cfg.games * cfg.rounds;
+    let end = cfg.game_range().end;
     loop {
         let i = next.fetch_add(1, Ordering::SeqCst);
-        if i >= total || stop.load(Ordering::SeqCst) {
+        if i >= end || stop.load(Ordering::SeqCst) {
             break;
         }
         let _ = tx.send(Event::Started(i));
@@ -281,9 +308,9 @@ fn worker(cfg: &MatchConfig, mut pair: [Seat; 2], next: &AtomicUsize, stop: &Ato
 /// cannot be started at all or the PGN file cannot be opened.
 pub fn run_match(cfg: &MatchConfig, out: &mut dyn Write) -> Result<MatchSummary, String> {
     let mut reporter = Reporter::new(cfg, out)?;
-    let total = cfg.games * cfg.rounds;
-    let pairs = seat_pairs(cfg, cfg.concurrency.clamp(1, total.max(1)))?;
-    let next = AtomicUsize::new(0);
+    let range = cfg.game_range();
+    let pairs = seat_pairs(cfg, cfg.concurrency.clamp(1, range.len().max(1)))?;
+    let next = AtomicUsize::new(range.start);
     let stop = AtomicBool::new(false);
     let (tx, rx) = mpsc::channel::<Event>();
     std::thread::scope(|scope| {
@@ -318,5 +345,14 @@ mod tests {
         assert_eq!(lines[0], "Elo difference: 34.9 +/- 34.2, LOS: 97.7 %, DrawRatio: 50.0 %");
         assert_eq!(lines[1], "SPRT: llr 1.005 (34.1%), lbound -2.944, ubound 2.944");
         assert!(first_is_red(0) && !first_is_red(1));
+    }
+
+    #[test]
+    fn shards_cover_every_game_once() {
+        for (total, n) in [(10, 3), (7, 7), (2, 4), (12, 1)] {
+            let seen: Vec<usize> = (1..=n).flat_map(|k| shard_range(total, Some((k, n)))).collect();
+            assert_eq!(seen, (0..total).collect::<Vec<_>>());
+        }
+        assert_eq!(shard_range(5, None), 0..5);
     }
 }

@@ -7,6 +7,8 @@
 //! "logistic" `LLR`, by Michel Van den Bergh): `LLR = N·(s1−s0)·(2s−s0−s1) / (2σ²)`, where `s0`,
 //! `s1` are the expected scores at `elo0`, `elo1` and `σ²` the per-game score variance.
 
+use crate::rules::GameResult;
+
 /// Wins, losses and draws of the first engine.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Tally {
@@ -22,6 +24,15 @@ pub struct Tally {
 const Z95: f64 = 1.959_963_984_540_054;
 
 impl Tally {
+    /// Counts one game's `result` for the first engine, which had Red if `first_red`.
+    pub fn record(&mut self, result: GameResult, first_red: bool) {
+        match (result, first_red) {
+            (GameResult::Draw, _) => self.draws += 1,
+            (GameResult::RedWins, true) | (GameResult::BlackWins, false) => self.wins += 1,
+            _ => self.losses += 1,
+        }
+    }
+
     /// Number of games.
     pub fn games(&self) -> u32 {
         self.wins + self.losses + self.draws
