@@ -23,12 +23,18 @@ fn text(o: &Output) -> (String, String) {
     (String::from_utf8_lossy(&o.stdout).into_owned(), String::from_utf8_lossy(&o.stderr).into_owned())
 }
 
+/// Runs `diff_fake` where the engines must differ (status 1); returns what it printed.
+fn differs(fake_words: &str, more: &[&str]) -> String {
+    let o = diff_fake(fake_words, more);
+    let (out, err) = text(&o);
+    assert_eq!(o.status.code(), Some(1), "{out}{err}");
+    out
+}
+
 #[test]
 fn finds_the_position_where_a_move_is_missing() {
     // e4e5 exists only once Red's centre pawn has advanced: two plies below the root.
-    let o = diff_fake("--drop e4e5", &["--depth", "3"]);
-    let (out, err) = text(&o);
-    assert_eq!(o.status.code(), Some(1), "{out}{err}");
+    let out = differs("--drop e4e5", &["--depth", "3"]);
     assert!(out.contains("depth 3: 44 moves alike; e3e4: ours 1920, engine 1876"), "{out}");
     assert!(
         out.contains("the legal moves differ at: rnbakabnr/9/1c5c1/2p1p1p1p/p8/4P4/P1P3P1P/1C5C1/9/RNBAKABNR w"),
@@ -41,9 +47,7 @@ fn finds_the_position_where_a_move_is_missing() {
 
 #[test]
 fn ranks_numbered_from_one_are_read_as_ours() {
-    let o = diff_fake("--drop e6e5 --ranks1", &["--depth", "2"]);
-    let (out, err) = text(&o);
-    assert_eq!(o.status.code(), Some(1), "{out}{err}");
+    let out = differs("--drop e6e5 --ranks1", &["--depth", "2"]);
     assert!(out.starts_with("the engine numbers ranks 1-10"), "{out}");
     assert!(out.contains("\npath: a0a1\n") && out.contains("lacks them): e6e5\n"), "{out}");
     // Nothing dropped: the same engine agrees, and says with what total.
