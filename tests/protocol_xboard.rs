@@ -119,11 +119,17 @@ fn a_game_under_a_clock_in_centiseconds() {
             None => e.send("go"), // the first engine plays the side to move, Red
             Some(m) => e.send(&format!("usermove {m}")),
         }
-        let lines = e.until(|l| l.starts_with("move ") || l.contains(" {"));
+        // The engine moves, claims the game's end, or resigns a hopeless game: which of these
+        // happens depends on how deep each clocked search got, so all three end a ply.
+        let lines = e.until(|l| l.starts_with("move ") || l.contains(" {") || l == "resign");
         let used = t.elapsed().as_millis() as i64 / 10;
         let last = lines.last().unwrap().clone();
         thinking_lines += lines.iter().filter(|l| is_thinking(l)).count();
         assert!(lines[..lines.len() - 1].iter().all(|l| is_thinking(l)), "ply {ply}: unexpected output {lines:?}");
+        if last == "resign" {
+            assert!(game.verdict().is_none(), "ply {ply}: resigned a finished game");
+            break;
+        }
         if last.contains(" {") {
             let v = game.verdict().unwrap_or_else(|| panic!("ply {ply}: claim '{last}' but the game goes on"));
             assert_eq!(last, format!("{} {{{}}}", v.result, v.reason), "ply {ply}");
