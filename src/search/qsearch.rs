@@ -24,7 +24,6 @@ impl Worker<'_> {
             return 0;
         }
         let pv_node = beta - alpha > 1;
-        let alpha_in = alpha;
         let key = self.pos.key();
         let tt = self.shared.tt.probe(key, ply);
         if let Some(e) = tt {
@@ -68,6 +67,8 @@ impl Worker<'_> {
         let tt_move = tt.map_or(Move::NULL, |e| e.mv);
         let mut picker = MovePicker::captures(&self.pos, list, tt_move);
         let mut best_move = Move::NULL;
+        // The window the moves are searched with (alpha already raised by stand pat).
+        let alpha_in = alpha;
         let delta_margin = self.params().delta_margin;
         while let Some((m, _)) = picker.next() {
             // Hopeless or losing captures are skipped; quiet checks never are.
@@ -99,8 +100,7 @@ impl Worker<'_> {
                 }
             }
         }
-        // Stand pat raises alpha without a move: a score above it is exact only with a move.
-        let bound = if best_move.is_null() && best < beta { Bound::Upper } else { Bound::of(best, alpha_in, beta) };
+        let bound = Bound::of(best, alpha_in, beta);
         self.shared.tt.store(key, best_move, best, if in_check { 0 } else { stand_pat }, 0, bound, ply);
         best
     }
