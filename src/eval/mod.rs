@@ -1,16 +1,33 @@
 //! Static evaluation in centipawns from the side to move's view (a pawn ≈ 100).
 //!
-//! Material and piece-square tables (`pst.rs`) plus xiangqi knowledge (`terms.rs`): king
-//! safety against attackers near the palace, worse without advisors and elephants; rook
-//! mobility and open files; horse mobility and blocked legs; cannons aimed at the king
-//! through zero, one or two pieces; crossed and advanced pawns; tempo. Each term is a
-//! (midgame, endgame) pair blended by the phase (rooks, horses and cannons left).
+//! Material and piece-square tables plus xiangqi knowledge (`terms.rs`): king safety
+//! against attackers near the palace, worse without advisors and elephants; rook mobility
+//! and open files; horse mobility and blocked legs; cannon mobility and cannons aimed at
+//! the king through zero, one or two pieces; tempo. Every number is a (midgame, endgame)
+//! weight in one table (`params.rs` names them, `weights.rs` holds the values `chuhe tune`
+//! fitted), blended by the phase (rooks, horses and cannons left).
 
-mod pst;
+mod params;
 mod terms;
+mod weights;
 
-use crate::board::{Color, Position};
-pub use pst::{material, piece_value, square_bonus};
+use crate::board::{Color, PieceKind, Position};
+pub use params::{section_of, Section, COUNT, S, SECTIONS, WEIGHTS};
+pub use terms::PHASE_MAX;
+use terms::{walk, Sink};
+
+/// Midgame and endgame material of a `kind` in centipawns.
+#[inline]
+pub const fn material(kind: PieceKind) -> (i32, i32) {
+    let S(mg, eg) = weights::MATERIAL[kind.index()];
+    (mg, eg)
+}
+
+/// Material value of a `kind` in centipawns (midgame), for ordering and pruning margins.
+#[inline]
+pub const fn piece_value(kind: PieceKind) -> i32 {
+    weights::MATERIAL[kind.index()].0
+}
 
 /// One named evaluation term, from Red's point of view.
 #[derive(Clone, Debug)]
@@ -21,32 +38,82 @@ pub struct Term {
     pub red_minus_black: i32,
 }
 
-#[inline]
-fn blend(mg: i32, eg: i32, phase: i32) -> i32 {
-    (mg * phase + eg * (terms::PHASE_MAX - phase)) / terms::PHASE_MAX
+/// Blends a midgame and an endgame value by `phase` (`PHASE_MAX`: pure midgame).
+#[inline(always)]
+pub fn blend(mg: i32, eg: i32, phase: i32) -> i32 {
+    (mg * phase + eg * (PHASE_MAX - phase)) / PHASE_MAX
 }
 
-/// The evaluation split into its terms (for the `eval` debugging command); they sum to
-/// `evaluate` from Red's side.
-pub fn breakdown(pos: &Position) -> Vec<Term> {
-    let s = terms::compute(pos);
-    (0..terms::TERMS)
-        .map(|i| Term { name: terms::NAMES[i], red_minus_black: blend(s.mg[i], s.eg[i], s.phase) })
-        .collect()
+/// The running (midgame, endgame) sum of the weights a walk names.
+#[derive(Default)]
+struct Sum(i32, i32);
+
+impl Sink for Sum {
+    #[inline(always)]
+    fn add(&mut self, index: usize, count: i32) {
+        let S(mg, eg) = WEIGHTS[index];
+        self.0 += mg * count;
+        self.1 += eg * count;
+    }
 }
 
 /// The evaluation from the side to move's point of view.
 pub fn evaluate(pos: &Position) -> i32 {
-    let s = terms::compute(pos);
-    let mut red = 0;
-    for i in 0..terms::TERMS {
-        red += blend(s.mg[i], s.eg[i], s.phase);
-    }
+    let mut sum = Sum::default();
+    let phase = walk(pos, &mut sum);
+    let red = blend(sum.0, sum.1, phase);
     if pos.side_to_move() == Color::Red {
         red
     } else {
         -red
     }
+}
+
+/// The evaluation split into its terms (for the `eval` debugging command); they sum to
+/// `evaluate` from Red's side up to the rounding of each term's blend.
+pub fn breakdown(pos: &Position) -> Vec<Term> {
+    let trace = trace(pos);
+    let mut terms: Vec<(&'static str, i32, i32)> = Vec::new();
+    for &(index, count) in &trace.counts {
+        let S(mg, eg) = WEIGHTS[index as usize];
+        let name = section_of(index as usize).term;
+        let at = terms.iter().position(|t| t.0 == name).unwrap_or_else(|| {
+            terms.push((name, 0, 0));
+            terms.len() - 1
+        });
+        terms[at].1 += mg * count as i32;
+        terms[at].2 += eg * count as i32;
+    }
+    terms.sort_by_key(|t| SECTIONS.iter().position(|s| s.term == t.0));
+    terms.into_iter().map(|(name, mg, eg)| Term { name, red_minus_black: blend(mg, eg, trace.phase) }).collect()
+}
+
+/// The weights a position's evaluation uses and how many times each (Red minus Black),
+/// with its phase: the evaluation is linear in the weights, which is what the tuner fits.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Trace {
+    /// (weight index, count), one entry per weight used, by index; counts are never zero.
+    pub counts: Vec<(u16, i16)>,
+    /// The phase (0 ..= `PHASE_MAX`).
+    pub phase: i32,
+}
+
+impl Sink for Trace {
+    fn add(&mut self, index: usize, count: i32) {
+        match self.counts.iter_mut().find(|c| c.0 as usize == index) {
+            Some(c) => c.1 += count as i16,
+            None => self.counts.push((index as u16, count as i16)),
+        }
+    }
+}
+
+/// The trace of `pos`: `evaluate` from Red's view is `blend` of the traced weight sums.
+pub fn trace(pos: &Position) -> Trace {
+    let mut t = Trace::default();
+    t.phase = walk(pos, &mut t);
+    t.counts.retain(|c| c.1 != 0);
+    t.counts.sort_unstable();
+    t
 }
 
 #[cfg(test)]
@@ -93,10 +160,36 @@ mod tests {
         let pos = Position::from_fen("3akab2/9/4b4/9/9/9/9/9/R8/2BAKAB2 w - - 0 1").unwrap();
         let terms = breakdown(&pos);
         let sum: i32 = terms.iter().map(|t| t.red_minus_black).sum();
-        assert_eq!(sum, evaluate(&pos));
+        assert!((sum - evaluate(&pos)).abs() < terms.len() as i32, "{sum} {}", evaluate(&pos));
         let material = terms.iter().find(|t| t.name == "material").unwrap().red_minus_black;
         assert!((850..=1000).contains(&material), "{material}");
         assert!(evaluate(&pos) > 700);
+    }
+
+    #[test]
+    fn the_trace_is_the_evaluation() {
+        // The tuner fits the trace; the engine plays the sum: they must be one function.
+        crate::board::testing::random_games(7, 30, 80, |pos, _, _, _| {
+            let t = trace(pos);
+            let (mut mg, mut eg) = (0, 0);
+            for &(i, n) in &t.counts {
+                mg += WEIGHTS[i as usize].0 * n as i32;
+                eg += WEIGHTS[i as usize].1 * n as i32;
+            }
+            let red = blend(mg, eg, t.phase);
+            let own = if pos.side_to_move() == Color::Red { red } else { -red };
+            assert_eq!(own, evaluate(pos), "{}", pos.to_fen());
+        });
+    }
+
+    #[test]
+    fn square_tables_follow_the_kinds() {
+        // `terms::walk` indexes the square tables by `PieceKind::index`.
+        for kind in PieceKind::ALL {
+            let name = format!("{:?}_SQUARES", kind).to_uppercase();
+            let s = SECTIONS.iter().find(|s| s.name == name).unwrap();
+            assert_eq!(s.start, params::at::KING_SQUARES + kind.index() * params::SQUARES, "{name}");
+        }
     }
 
     #[test]

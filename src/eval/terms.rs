@@ -1,104 +1,40 @@
-//! The evaluation terms: every piece's material, square and phase weight, one function per
-//! kind for its own terms (returning its attack units on the enemy king), then king safety
-//! and tempo. Every term is a (midgame, endgame) pair, Red minus Black; `mod.rs` blends
-//! them by the phase.
+//! The evaluation's features: one walk over the position that names every weight it uses
+//! and how many times, Red minus Black. The engine sums the weights as it goes (`Sum`); the
+//! tuner records the counts (`Trace`). One function per kind for its own terms, each
+//! returning its attack units on the enemy king, then king safety and tempo.
 
-use super::pst::{material, square_bonus};
+use super::params::{at, square_index};
 use crate::board::tables::{HORSE, ORTHO};
 use crate::board::{Color, PieceKind, Position, Square};
-
-/// Number of terms.
-pub(crate) const TERMS: usize = 10;
-
-/// Term names, in the order of `Scores::mg` and `Scores::eg`.
-pub(crate) const NAMES: [&str; TERMS] = [
-    "material",
-    "piece_squares",
-    "pawn_advancement",
-    "king_safety",
-    "rook_mobility",
-    "rook_open_files",
-    "horse_mobility",
-    "horse_blocked_legs",
-    "cannon_aimed_at_king",
-    "tempo",
-];
-
-const MATERIAL_T: usize = 0;
-const PST_T: usize = 1;
-const PAWN_T: usize = 2;
-const KING_SAFETY_T: usize = 3;
-const ROOK_MOB_T: usize = 4;
-const ROOK_FILE_T: usize = 5;
-const HORSE_MOB_T: usize = 6;
-const HORSE_LEG_T: usize = 7;
-const CANNON_T: usize = 8;
-const TEMPO_T: usize = 9;
 
 /// Phase weight of each rook, horse and cannon; the sum at the start is `PHASE_MAX`.
 const ROOK_PHASE: i32 = 6;
 const MINOR_PHASE: i32 = 3;
 /// Phase of the full set of rooks, horses and cannons (pure midgame).
-pub(crate) const PHASE_MAX: i32 = 4 * ROOK_PHASE + 8 * MINOR_PHASE;
+pub const PHASE_MAX: i32 = 4 * ROOK_PHASE + 8 * MINOR_PHASE;
 
-/// Crossed-pawn bonus by rank from its owner's side (midgame, endgame).
-const PAWN_RANK_MG: [i32; 10] = [0, 0, 0, 0, 0, 30, 45, 55, 40, 5];
-const PAWN_RANK_EG: [i32; 10] = [0, 0, 0, 0, 0, 50, 70, 85, 60, 15];
-/// Extra for a crossed pawn on the three central files near the palace.
-const PAWN_CENTRAL: (i32, i32) = (15, 15);
-
-/// Per point a rook can reach, over a baseline of 6.
-const ROOK_MOBILITY: (i32, i32) = (4, 5);
-const ROOK_MOBILITY_BASE: i32 = 6;
-/// Rook on a file with no pawns at all / with only enemy pawns.
-const ROOK_OPEN_FILE: (i32, i32) = (18, 8);
-const ROOK_HALF_OPEN_FILE: (i32, i32) = (8, 4);
-
-/// Per point a horse can jump to, over a baseline of 3; per blocked leg.
-const HORSE_MOBILITY: (i32, i32) = (6, 8);
-const HORSE_MOBILITY_BASE: i32 = 3;
-const HORSE_BLOCKED_LEG: (i32, i32) = (-5, -3);
-
-/// A cannon on the enemy king's file or rank, by the number of pieces between them: none
-/// (an "empty" cannon: the king's file is frozen), one (that is check already: scored by
-/// search, not here), two (moving a screen away gives a discovered check).
-const CANNON_AIMED: [(i32, i32); 3] = [(45, 20), (0, 0), (20, 6)];
-
-/// King-safety attack units of each attacker near the enemy palace.
-const ROOK_ATTACK_UNITS: i32 = 3;
-const HORSE_ATTACK_UNITS: i32 = 2;
-const CANNON_ATTACK_UNITS: i32 = 2;
-const PAWN_ATTACK_UNITS: i32 = 1;
-/// Penalty per attack unit, and the extra per missing advisor or elephant.
-const SAFETY_PER_UNIT: i32 = 3;
-const SAFETY_PER_UNIT_PER_MISSING_GUARD: i32 = 4;
-
-const TEMPO: (i32, i32) = (10, 5);
-
-/// Midgame and endgame value of every term, Red minus Black, and the phase.
-pub(crate) struct Scores {
-    pub mg: [i32; TERMS],
-    pub eg: [i32; TERMS],
-    pub phase: i32,
+/// Where a walk's weights go: `count` times weight `index`, signed (Red minus Black).
+pub(crate) trait Sink {
+    /// Counts weight `index` `count` times (negative: for Black).
+    fn add(&mut self, index: usize, count: i32);
 }
 
-impl Scores {
-    #[inline(always)]
-    fn add(&mut self, term: usize, sign: i32, v: (i32, i32)) {
-        self.mg[term] += sign * v.0;
-        self.eg[term] += sign * v.1;
-    }
-}
-
+/// Index in `KING_ATTACK` of each attacking kind (none for the king and its guards).
 #[inline(always)]
-fn scaled(v: (i32, i32), n: i32) -> (i32, i32) {
-    (v.0 * n, v.1 * n)
+const fn attacker_slot(kind: PieceKind) -> Option<usize> {
+    match kind {
+        PieceKind::Rook => Some(0),
+        PieceKind::Horse => Some(1),
+        PieceKind::Cannon => Some(2),
+        PieceKind::Pawn => Some(3),
+        _ => None,
+    }
 }
 
 /// What the per-kind terms of one side need.
 struct Side {
     color: Color,
-    /// +1 for Red, -1 for Black: the terms are Red minus Black.
+    /// +1 for Red, -1 for Black: the counts are Red minus Black.
     sign: i32,
     enemy_king: Square,
     /// Files holding this side's pawns, and either side's, as bit masks.
@@ -111,6 +47,13 @@ impl Side {
     #[inline(always)]
     fn rank(&self, sq: Square) -> usize {
         (if self.color == Color::Red { sq.rank() } else { 9 - sq.rank() }) as usize
+    }
+
+    /// Index of `sq` in a piece-square table, from this side's view.
+    #[inline(always)]
+    fn square(&self, sq: Square) -> usize {
+        let f = sq.file() as usize;
+        square_index(self.rank(sq), if f < 4 { f } else { 8 - f })
     }
 }
 
@@ -126,11 +69,11 @@ fn pawn_files(pos: &Position, color: Color) -> u16 {
     pos.squares_of(color, PieceKind::Pawn).fold(0, |files, sq| files | 1 << sq.file())
 }
 
-/// Computes every term of `pos`.
-pub(crate) fn compute(pos: &Position) -> Scores {
-    let mut s = Scores { mg: [0; TERMS], eg: [0; TERMS], phase: 0 };
+/// Walks every feature of `pos` into `sink`; returns the phase (0 ..= `PHASE_MAX`).
+#[inline(always)]
+pub(crate) fn walk(pos: &Position, sink: &mut impl Sink) -> i32 {
     let pawn_files = [pawn_files(pos, Color::Red), pawn_files(pos, Color::Black)];
-    let mut attack_units = [0i32; 2]; // against each side's king
+    let mut phase = 0;
     for color in [Color::Red, Color::Black] {
         let side = Side {
             color,
@@ -139,24 +82,30 @@ pub(crate) fn compute(pos: &Position) -> Scores {
             own_pawn_files: pawn_files[color.index()],
             any_pawn_files: pawn_files[0] | pawn_files[1],
         };
-        // King, advisors and elephants have no terms of their own: the guards count in
-        // king safety.
-        let none = |_: &Position, _: &Side, _: Square, _: &mut Scores| 0;
-        attack_units[color.opp().index()] += each_piece(pos, &side, &mut s, PieceKind::King, none)
-            + each_piece(pos, &side, &mut s, PieceKind::Advisor, none)
-            + each_piece(pos, &side, &mut s, PieceKind::Elephant, none)
-            + each_piece(pos, &side, &mut s, PieceKind::Horse, horse)
-            + each_piece(pos, &side, &mut s, PieceKind::Rook, rook)
-            + each_piece(pos, &side, &mut s, PieceKind::Cannon, cannon)
-            + each_piece(pos, &side, &mut s, PieceKind::Pawn, pawn);
+        // Attackers near the enemy palace, by `attacker_slot`.
+        let mut attackers = [0i32; 4];
+        for kind in PieceKind::ALL {
+            for sq in pos.squares_of(color, kind) {
+                sink.add(at::MATERIAL + kind.index(), side.sign);
+                sink.add(at::KING_SQUARES + kind.index() * super::params::SQUARES + side.square(sq), side.sign);
+                phase += phase_weight(kind);
+                let attacks = match kind {
+                    PieceKind::Horse => horse(pos, &side, sq, sink),
+                    PieceKind::Rook => rook(pos, &side, sq, sink),
+                    PieceKind::Cannon => cannon(pos, &side, sq, sink),
+                    PieceKind::Pawn => pawn(&side, sq),
+                    _ => false,
+                };
+                if let (true, Some(slot)) = (attacks, attacker_slot(kind)) {
+                    attackers[slot] += 1;
+                }
+            }
+        }
+        king_attack(pos, &side, attackers, sink);
     }
-    for color in [Color::Red, Color::Black] {
-        king_safety(pos, color, attack_units[color.index()], &mut s);
-    }
-    let tempo_sign = if pos.side_to_move() == Color::Red { 1 } else { -1 };
-    s.add(TEMPO_T, tempo_sign, TEMPO);
-    s.phase = s.phase.min(PHASE_MAX);
-    s
+    let tempo = if pos.side_to_move() == Color::Red { 1 } else { -1 };
+    sink.add(at::TEMPO, tempo);
+    phase.min(PHASE_MAX)
 }
 
 /// Phase weight of one piece of `kind`.
@@ -169,29 +118,9 @@ const fn phase_weight(kind: PieceKind) -> i32 {
     }
 }
 
-/// Scores every `kind` piece of `side`: material, square, phase, then `terms` (the kind's
-/// own terms, returning its attack units on the enemy king). Returns the units.
+/// A horse: mobility and blocked legs; attacks across the river near the palace.
 #[inline(always)]
-fn each_piece(
-    pos: &Position,
-    side: &Side,
-    s: &mut Scores,
-    kind: PieceKind,
-    terms: impl Fn(&Position, &Side, Square, &mut Scores) -> i32,
-) -> i32 {
-    let mut units = 0;
-    for sq in pos.squares_of(side.color, kind) {
-        s.add(MATERIAL_T, side.sign, material(kind));
-        s.add(PST_T, side.sign, square_bonus(side.color, kind, sq));
-        s.phase += phase_weight(kind);
-        units += terms(pos, side, sq, s);
-    }
-    units
-}
-
-/// A horse: mobility and blocked legs; attack units across the river near the palace.
-#[inline]
-fn horse(pos: &Position, side: &Side, sq: Square, s: &mut Scores) -> i32 {
+fn horse(pos: &Position, side: &Side, sq: Square, sink: &mut impl Sink) -> bool {
     let them = side.color.opp();
     let (mut mobility, mut blocked) = (0, 0);
     for (leg, jumps) in HORSE {
@@ -206,19 +135,17 @@ fn horse(pos: &Position, side: &Side, sq: Square, s: &mut Scores) -> i32 {
             blocked += 1;
         }
     }
-    s.add(HORSE_MOB_T, side.sign, scaled(HORSE_MOBILITY, mobility - HORSE_MOBILITY_BASE));
-    s.add(HORSE_LEG_T, side.sign, scaled(HORSE_BLOCKED_LEG, blocked));
-    if side.rank(sq) >= 5 && near_palace_file(sq) {
-        HORSE_ATTACK_UNITS
-    } else {
-        0
+    sink.add(at::HORSE_MOBILITY + mobility, side.sign);
+    if blocked > 0 {
+        sink.add(at::HORSE_BLOCKED_LEG, side.sign * blocked);
     }
+    side.rank(sq) >= 5 && near_palace_file(sq)
 }
 
-/// A rook: mobility, open and half-open files; attack units across the river or on the
-/// palace files.
-#[inline]
-fn rook(pos: &Position, side: &Side, sq: Square, s: &mut Scores) -> i32 {
+/// A rook: mobility, open and half-open files; attacks across the river or on the palace
+/// files.
+#[inline(always)]
+fn rook(pos: &Position, side: &Side, sq: Square, sink: &mut impl Sink) -> bool {
     let mut mobility = 0;
     for d in ORTHO {
         let mut t = sq.offset(d);
@@ -230,25 +157,40 @@ fn rook(pos: &Position, side: &Side, sq: Square, s: &mut Scores) -> i32 {
             mobility += 1;
         }
     }
-    s.add(ROOK_MOB_T, side.sign, scaled(ROOK_MOBILITY, mobility - ROOK_MOBILITY_BASE));
+    sink.add(at::ROOK_MOBILITY + mobility, side.sign);
     let file = sq.file();
     let bit = 1u16 << file;
     if side.any_pawn_files & bit == 0 {
-        s.add(ROOK_FILE_T, side.sign, ROOK_OPEN_FILE);
+        sink.add(at::ROOK_FILES, side.sign);
     } else if side.own_pawn_files & bit == 0 {
-        s.add(ROOK_FILE_T, side.sign, ROOK_HALF_OPEN_FILE);
+        sink.add(at::ROOK_FILES + 1, side.sign);
     }
-    if side.rank(sq) >= 5 || (3..=5).contains(&file) {
-        ROOK_ATTACK_UNITS
-    } else {
-        0
-    }
+    side.rank(sq) >= 5 || (3..=5).contains(&file)
 }
 
-/// A cannon: aimed at the enemy king (see `CANNON_AIMED`); attack units across the river
-/// or on the king's file.
-#[inline]
-fn cannon(pos: &Position, side: &Side, sq: Square, s: &mut Scores) -> i32 {
+/// A cannon: mobility (quiet moves and captures over a screen), aimed at the enemy king
+/// (see `CANNON_AIMED`); attacks across the river or on the king's file.
+#[inline(always)]
+fn cannon(pos: &Position, side: &Side, sq: Square, sink: &mut impl Sink) -> bool {
+    let mut mobility = 0;
+    for d in ORTHO {
+        let mut t = sq.offset(d);
+        while pos.is_empty(t) {
+            mobility += 1;
+            t = t.offset(d);
+        }
+        if pos.piece_at(t).is_some() {
+            // `t` is the screen: the first piece beyond it can be taken if it is an enemy.
+            t = t.offset(d);
+            while pos.is_empty(t) {
+                t = t.offset(d);
+            }
+            if pos.has_piece_of(t, side.color.opp()) {
+                mobility += 1;
+            }
+        }
+    }
+    sink.add(at::CANNON_MOBILITY + mobility, side.sign);
     let ek = side.enemy_king;
     if let Some(d) = line_step(sq, ek) {
         let mut between = 0;
@@ -260,14 +202,10 @@ fn cannon(pos: &Position, side: &Side, sq: Square, s: &mut Scores) -> i32 {
             t = t.offset(d);
         }
         if between < 3 {
-            s.add(CANNON_T, side.sign, CANNON_AIMED[between]);
+            sink.add(at::CANNON_AIMED + between, side.sign);
         }
     }
-    if side.rank(sq) >= 5 || sq.file() == ek.file() {
-        CANNON_ATTACK_UNITS
-    } else {
-        0
-    }
+    side.rank(sq) >= 5 || sq.file() == ek.file()
 }
 
 /// The mailbox step from `from` towards `to` when they share a file or rank.
@@ -282,36 +220,26 @@ fn line_step(from: Square, to: Square) -> Option<i16> {
     }
 }
 
-/// A pawn across the river: advancement (more near the palace centre) and attack units
-/// near the palace.
-#[inline]
-fn pawn(_: &Position, side: &Side, sq: Square, s: &mut Scores) -> i32 {
-    let rr = side.rank(sq);
-    if rr < 5 {
-        return 0;
-    }
-    s.add(PAWN_T, side.sign, (PAWN_RANK_MG[rr], PAWN_RANK_EG[rr]));
-    let near_king = (6..=8).contains(&rr);
-    if near_king && (3..=5).contains(&sq.file()) {
-        s.add(PAWN_T, side.sign, PAWN_CENTRAL);
-    }
-    if near_king && near_palace_file(sq) {
-        PAWN_ATTACK_UNITS
-    } else {
-        0
-    }
+/// A pawn (its advancement is in its square table): attacks near the palace.
+#[inline(always)]
+fn pawn(side: &Side, sq: Square) -> bool {
+    (6..=8).contains(&side.rank(sq)) && near_palace_file(sq)
 }
 
-/// The attacks on `color`'s king, worse for every missing advisor or elephant, and halved
-/// when the attacker has no rook left.
-fn king_safety(pos: &Position, color: Color, attack_units: i32, s: &mut Scores) {
-    let sign = if color == Color::Red { -1 } else { 1 };
-    let guards = pos.count(color, PieceKind::Advisor) + pos.count(color, PieceKind::Elephant);
-    let missing = 4 - guards as i32;
-    let mut units = attack_units;
-    if pos.count(color.opp(), PieceKind::Rook) == 0 {
-        units /= 2;
+/// `side`'s attackers near the enemy palace, by `attacker_slot`, counted apart when it still
+/// has a rook, and again per advisor or elephant the defender has lost.
+#[inline(always)]
+fn king_attack(pos: &Position, side: &Side, attackers: [i32; 4], sink: &mut impl Sink) {
+    let them = side.color.opp();
+    let guards = pos.count(them, PieceKind::Advisor) + pos.count(them, PieceKind::Elephant);
+    let missing = 4 - guards.min(4) as i32;
+    let with_rook = if pos.count(side.color, PieceKind::Rook) > 0 { 4 } else { 0 };
+    for (slot, &n) in attackers.iter().enumerate() {
+        if n > 0 {
+            sink.add(at::KING_ATTACK + with_rook + slot, side.sign * n);
+            if missing > 0 {
+                sink.add(at::KING_ATTACK_PER_MISSING_GUARD + with_rook + slot, side.sign * n * missing);
+            }
+        }
     }
-    let penalty = units * (SAFETY_PER_UNIT + SAFETY_PER_UNIT_PER_MISSING_GUARD * missing);
-    s.add(KING_SAFETY_T, sign, (penalty, penalty / 3));
 }
