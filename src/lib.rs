@@ -2,7 +2,7 @@
 //!
 //! Layers, each using only those before it: [`board`] (position, moves, legal generation),
 //! [`rules`] (game record and verdicts), [`eval`], [`search`]; the tools in [`cli`] on top, with
-//! [`datagen`] (self-play training data and its file format).
+//! [`datagen`] (self-play training data and its file format) and [`tune`] (fits the evaluation to it).
 
 pub mod board;
 pub mod cli;
@@ -14,3 +14,4 @@ pub mod perft;
 pub mod protocol;
 pub mod rules;
 pub mod search;
+pub mod tune;

@@ -9,6 +9,7 @@ mod params_cmd;
 mod perft_cmd;
 mod perft_diff_cmd;
 mod stats_cmd;
+mod tune_cmd;
 
 pub use args::Args;
 use std::process::ExitCode;
@@ -26,6 +27,8 @@ pub const USAGE: &str = "usage: chuhe                      start the protocol lo
                      [--random-plies K] [--openings FILE|builtin] [--keep quiet|all]
                      [--max-start-score CP] [--max-plies N] [--hash MB]   (see docs/training.md)
        chuhe datagen --stats FILE...
+       chuhe tune --data FILE... [--out FILE] [--epochs N] [--rate R] [--lambda L] [--k K]
+                  [--threads T] [--limit N] [--from FILE] [--report-every N]   (see docs/training.md)
        chuhe params                search parameters and switches (hidden engine options)
        chuhe help";
 
@@ -49,6 +52,7 @@ pub fn run(args: &[String]) -> ExitCode {
         "judge" => judge_cmd::run(rest).map(done),
         "stats" => stats_cmd::run(rest).map(done),
         "datagen" => datagen_cmd::run(rest).map(done),
+        "tune" => tune_cmd::run(rest).map(done),
         "params" => params_cmd::run(rest).map(done),
         "help" | "--help" | "-h" => {
             println!("{USAGE}");

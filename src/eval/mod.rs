@@ -98,22 +98,22 @@ pub struct Trace {
     pub phase: i32,
 }
 
-impl Sink for Trace {
+/// Dense per-weight counts, for `trace`.
+struct Counts([i32; COUNT]);
+
+impl Sink for Counts {
+    #[inline(always)]
     fn add(&mut self, index: usize, count: i32) {
-        match self.counts.iter_mut().find(|c| c.0 as usize == index) {
-            Some(c) => c.1 += count as i16,
-            None => self.counts.push((index as u16, count as i16)),
-        }
+        self.0[index] += count;
     }
 }
 
 /// The trace of `pos`: `evaluate` from Red's view is `blend` of the traced weight sums.
 pub fn trace(pos: &Position) -> Trace {
-    let mut t = Trace::default();
-    t.phase = walk(pos, &mut t);
-    t.counts.retain(|c| c.1 != 0);
-    t.counts.sort_unstable();
-    t
+    let mut counts = Counts([0; COUNT]);
+    let phase = walk(pos, &mut counts);
+    let counts = counts.0.iter().enumerate().filter(|(_, &n)| n != 0).map(|(i, &n)| (i as u16, n as i16)).collect();
+    Trace { counts, phase }
 }
 
 #[cfg(test)]

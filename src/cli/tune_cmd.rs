@@ -1,0 +1,104 @@
+//! `chuhe tune --data FILE... [--out FILE] [...]`: fits the evaluation's weights to datagen
+//! files and writes them as `src/eval/weights.rs` source. See docs/training.md.
+
+use super::Args;
+use crate::tune::{self, Data, Loss, Schedule};
+use std::time::Instant;
+
+/// Flags that take a value.
+const VALUED: &[&str] = &["out", "epochs", "rate", "lambda", "k", "threads", "limit", "from", "report-every"];
+
+/// Runs `chuhe tune`.
+pub fn run(args: &[String]) -> Result<(), String> {
+    // `--data` takes every file up to the next flag.
+    let data_at = args.iter().position(|a| a == "--data").ok_or("--data FILE... is required")?;
+    let files: Vec<String> = args[data_at + 1..].iter().take_while(|a| !a.starts_with("--")).cloned().collect();
+    if files.is_empty() {
+        return Err("--data needs at least one FILE".into());
+    }
+    let rest: Vec<String> = args[..data_at].iter().chain(&args[data_at + 1 + files.len()..]).cloned().collect();
+    let a = Args::parse(&rest, VALUED, &[])?;
+    let epochs = a.number("epochs", 0, 1_000_000, Some(300))? as usize;
+    let threads = a.number("threads", 1, 256, Some(default_threads()))? as usize;
+    let limit = a.number("limit", 1, u32::MAX as u64, Some(u32::MAX as u64))? as usize;
+    let every = a.number("report-every", 1, 1_000_000, Some(25))? as usize;
+    let rate = fraction(&a, "rate", 2.0, 0.0..=1000.0)?;
+    let lambda = fraction(&a, "lambda", 0.5, 0.0..=1.0)?;
+    let start = match a.value("from") {
+        None => tune::current(),
+        Some(path) => {
+            let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read '{path}': {e}"))?;
+            tune::to_vector(&tune::parse_weights(&text).map_err(|e| format!("{path}: {e}"))?)
+        }
+    };
+
+    let clock = Instant::now();
+    let data = Data::load(&files, limit)?;
+    if data.train.is_empty() {
+        return Err("no quiet positions in the data".into());
+    }
+    println!(
+        "positions {} training, {} validation ({} skipped: check, capture or decisive) loaded in {:.1}s",
+        data.train.len(),
+        data.validation.len(),
+        data.skipped,
+        clock.elapsed().as_secs_f64()
+    );
+    let k = match a.value("k") {
+        Some(_) => fraction(&a, "k", 0.0, 1.0..=100_000.0)?,
+        None => tune::fit_k(&data.train, &start, threads),
+    };
+    let loss = Loss { k, lambda, threads };
+    let before = (loss.of(&data.train, &start), loss.of(&data.validation, &start));
+    println!("sigmoid scale K {k:.1} (fitted to the results: {})", a.value("k").is_none());
+    println!("loss before: training {:.6} validation {:.6}", before.0, before.1);
+    let tuned = tune::descend(&data, &loss, Schedule { epochs, rate }, &start, |e| {
+        if e.number % every == 0 {
+            println!(
+                "epoch {:>5}  training {:.6}  validation {:.6}  {:.0}s",
+                e.number,
+                e.train,
+                e.validation,
+                clock.elapsed().as_secs_f64()
+            );
+        }
+    });
+    let mut centred = tuned;
+    tune::centre_square_tables(&data, &mut centred);
+    let weights = tune::rounded(&centred);
+    let written = tune::to_vector(&weights);
+    let after = (loss.of(&data.train, &written), loss.of(&data.validation, &written));
+    println!("loss after:  training {:.6} validation {:.6}", after.0, after.1);
+    if let Some(out) = a.value("out") {
+        let provenance = format!(
+            "positions {} training + {} validation, K {k:.1}, lambda {lambda}, {epochs} epochs at rate {rate};\n\
+             loss training {:.6} -> {:.6}, validation {:.6} -> {:.6}.",
+            data.train.len(),
+            data.validation.len(),
+            before.0,
+            after.0,
+            before.1,
+            after.1
+        );
+        std::fs::write(out, tune::weights_file(&weights, &provenance))
+            .map_err(|e| format!("cannot write '{out}': {e}"))?;
+        println!("wrote {out} ({:.0}s)", clock.elapsed().as_secs_f64());
+    }
+    Ok(())
+}
+
+/// All cores.
+fn default_threads() -> u64 {
+    std::thread::available_parallelism().map_or(1, |n| n.get() as u64)
+}
+
+/// `--name` as a decimal number in `range`, or `default` when absent.
+fn fraction(a: &Args, name: &str, default: f64, range: std::ops::RangeInclusive<f64>) -> Result<f64, String> {
+    match a.value(name) {
+        None => Ok(default),
+        Some(v) => match v.parse::<f64>() {
+            Ok(x) if range.contains(&x) => Ok(x),
+            _ => Err(format!("--{name} '{v}' must be a number from {} to {}", range.start(), range.end())),
+        },
+    }
+}
