@@ -11,7 +11,7 @@ mod params;
 mod terms;
 mod weights;
 
-use crate::board::{Color, PieceKind, Position};
+use crate::board::{Color, PieceKind, Position, Square};
 pub use params::{section_of, Section, COUNT, S, SECTIONS, WEIGHTS};
 pub use terms::PHASE_MAX;
 use terms::{walk, Sink};
@@ -55,6 +55,41 @@ impl Sink for Sum {
         self.0 += mg * count;
         self.1 += eg * count;
     }
+
+    #[inline(always)]
+    fn piece(&mut self, color: Color, kind: PieceKind, sq: Square, _: usize) {
+        let S(mg, eg) = PIECE_SQUARES[color.index()][kind.index()][sq.index()];
+        self.0 += mg;
+        self.1 += eg;
+    }
+}
+
+/// Material plus square weight of every (colour, kind, point), negated for Black: what
+/// `Sink::piece` adds, in one lookup for the engine's sum.
+static PIECE_SQUARES: [[[S; 256]; 7]; 2] = piece_squares();
+
+const fn piece_squares() -> [[[S; 256]; 7]; 2] {
+    let mut t = [[[S(0, 0); 256]; 7]; 2];
+    let mut c = 0;
+    while c < 2 {
+        let sign = if c == 0 { 1 } else { -1 };
+        let mut k = 0;
+        while k < 7 {
+            let m = params::FLAT[params::at::MATERIAL + k];
+            let mut sq = 0;
+            while sq < 90 {
+                let (f, r) = (sq % 9, sq / 9);
+                let rr = if c == 0 { r } else { 9 - r };
+                let fc = if f < 4 { f } else { 8 - f };
+                let p = params::FLAT[params::at::KING_SQUARES + k * params::SQUARES + params::square_index(rr, fc)];
+                t[c][k][Square::new(f as u8, r as u8).index()] = S(sign * (m.0 + p.0), sign * (m.1 + p.1));
+                sq += 1;
+            }
+            k += 1;
+        }
+        c += 1;
+    }
+    t
 }
 
 /// The evaluation from the side to move's point of view.

@@ -110,7 +110,7 @@ sections! {
     HORSE_BLOCKED_LEG [1] "horse_blocked_legs" row 1
         "Horse, per blocked leg.";
     CANNON_MOBILITY [18] "cannon_mobility" row 6
-        "Cannon by the number of points it can move or capture to (0..17).";
+        "Cannon by the number of points it can move to without capturing (0..17).";
     CANNON_AIMED [3] "cannon_aimed_at_king" row 3
         "Cannon on the enemy king's line with 0, 1 or 2 pieces between (1 is check: search's job).";
     KING_ATTACK [8] "king_safety" row 4
@@ -121,8 +121,10 @@ sections! {
         "The side to move.";
 }
 
-/// The weights the engine evaluates with, as one flat table.
-pub static WEIGHTS: [S; COUNT] = flatten();
+/// The weights the engine evaluates with, as one flat table (compile time).
+pub const FLAT: [S; COUNT] = flatten();
+/// The same table, at one address.
+pub static WEIGHTS: [S; COUNT] = FLAT;
 
 /// The section holding flat index `i`.
 pub fn section_of(i: usize) -> &'static Section {

@@ -3,7 +3,7 @@
 //! tuner records the counts (`Trace`). One function per kind for its own terms, each
 //! returning its attack units on the enemy king, then king safety and tempo.
 
-use super::params::{at, square_index};
+use super::params::{at, square_index, SQUARES};
 use crate::board::tables::{HORSE, ORTHO};
 use crate::board::{Color, PieceKind, Position, Square};
 
@@ -17,17 +17,15 @@ pub const PHASE_MAX: i32 = 4 * ROOK_PHASE + 8 * MINOR_PHASE;
 pub(crate) trait Sink {
     /// Counts weight `index` `count` times (negative: for Black).
     fn add(&mut self, index: usize, count: i32);
-}
 
-/// Index in `KING_ATTACK` of each attacking kind (none for the king and its guards).
-#[inline(always)]
-const fn attacker_slot(kind: PieceKind) -> Option<usize> {
-    match kind {
-        PieceKind::Rook => Some(0),
-        PieceKind::Horse => Some(1),
-        PieceKind::Cannon => Some(2),
-        PieceKind::Pawn => Some(3),
-        _ => None,
+    /// Counts a `color` `kind` piece on `sq`: its material and its square weight (`square`
+    /// is the square table's index). The engine's sum overrides it with one lookup.
+    #[inline(always)]
+    fn piece(&mut self, color: Color, kind: PieceKind, sq: Square, square: usize) {
+        let _ = sq;
+        let sign = if color == Color::Red { 1 } else { -1 };
+        self.add(at::MATERIAL + kind.index(), sign);
+        self.add(at::KING_SQUARES + kind.index() * SQUARES + square, sign);
     }
 }
 
@@ -71,7 +69,7 @@ fn pawn_files(pos: &Position, color: Color) -> u16 {
 
 /// Walks every feature of `pos` into `sink`; returns the phase (0 ..= `PHASE_MAX`).
 #[inline(always)]
-pub(crate) fn walk(pos: &Position, sink: &mut impl Sink) -> i32 {
+pub(crate) fn walk<K: Sink>(pos: &Position, sink: &mut K) -> i32 {
     let pawn_files = [pawn_files(pos, Color::Red), pawn_files(pos, Color::Black)];
     let mut phase = 0;
     for color in [Color::Red, Color::Black] {
@@ -82,25 +80,20 @@ pub(crate) fn walk(pos: &Position, sink: &mut impl Sink) -> i32 {
             own_pawn_files: pawn_files[color.index()],
             any_pawn_files: pawn_files[0] | pawn_files[1],
         };
-        // Attackers near the enemy palace, by `attacker_slot`.
-        let mut attackers = [0i32; 4];
-        for kind in PieceKind::ALL {
-            for sq in pos.squares_of(color, kind) {
-                sink.add(at::MATERIAL + kind.index(), side.sign);
-                sink.add(at::KING_SQUARES + kind.index() * super::params::SQUARES + side.square(sq), side.sign);
-                phase += phase_weight(kind);
-                let attacks = match kind {
-                    PieceKind::Horse => horse(pos, &side, sq, sink),
-                    PieceKind::Rook => rook(pos, &side, sq, sink),
-                    PieceKind::Cannon => cannon(pos, &side, sq, sink),
-                    PieceKind::Pawn => pawn(&side, sq),
-                    _ => false,
-                };
-                if let (true, Some(slot)) = (attacks, attacker_slot(kind)) {
-                    attackers[slot] += 1;
-                }
-            }
-        }
+        // King, advisors and elephants have no terms of their own: the guards count in
+        // king safety. One call per kind, so each kind's terms are inlined in its loop.
+        let none = |_: &Position, _: &Side, _: Square, _: &mut K| false;
+        each_piece(pos, &side, sink, PieceKind::King, none);
+        each_piece(pos, &side, sink, PieceKind::Advisor, none);
+        each_piece(pos, &side, sink, PieceKind::Elephant, none);
+        let attackers = [
+            each_piece(pos, &side, sink, PieceKind::Rook, rook),
+            each_piece(pos, &side, sink, PieceKind::Horse, horse),
+            each_piece(pos, &side, sink, PieceKind::Cannon, cannon),
+            each_piece(pos, &side, sink, PieceKind::Pawn, |_, side, sq, _| pawn(side, sq)),
+        ];
+        phase += ROOK_PHASE * pos.count(color, PieceKind::Rook) as i32
+            + MINOR_PHASE * (pos.count(color, PieceKind::Horse) + pos.count(color, PieceKind::Cannon)) as i32;
         king_attack(pos, &side, attackers, sink);
     }
     let tempo = if pos.side_to_move() == Color::Red { 1 } else { -1 };
@@ -108,14 +101,22 @@ pub(crate) fn walk(pos: &Position, sink: &mut impl Sink) -> i32 {
     phase.min(PHASE_MAX)
 }
 
-/// Phase weight of one piece of `kind`.
+/// Counts every `kind` piece of `side` (material and square), then its own `terms`, which
+/// say whether it attacks near the enemy palace; returns how many do.
 #[inline(always)]
-const fn phase_weight(kind: PieceKind) -> i32 {
-    match kind {
-        PieceKind::Rook => ROOK_PHASE,
-        PieceKind::Horse | PieceKind::Cannon => MINOR_PHASE,
-        _ => 0,
+fn each_piece<K: Sink>(
+    pos: &Position,
+    side: &Side,
+    sink: &mut K,
+    kind: PieceKind,
+    terms: impl Fn(&Position, &Side, Square, &mut K) -> bool,
+) -> i32 {
+    let mut attackers = 0;
+    for sq in pos.squares_of(side.color, kind) {
+        sink.piece(side.color, kind, sq, side.square(sq));
+        attackers += terms(pos, side, sq, sink) as i32;
     }
+    attackers
 }
 
 /// A horse: mobility and blocked legs; attacks across the river near the palace.
@@ -168,26 +169,17 @@ fn rook(pos: &Position, side: &Side, sq: Square, sink: &mut impl Sink) -> bool {
     side.rank(sq) >= 5 || (3..=5).contains(&file)
 }
 
-/// A cannon: mobility (quiet moves and captures over a screen), aimed at the enemy king
+/// A cannon: mobility (quiet moves), aimed at the enemy king
 /// (see `CANNON_AIMED`); attacks across the river or on the king's file.
 #[inline(always)]
 fn cannon(pos: &Position, side: &Side, sq: Square, sink: &mut impl Sink) -> bool {
+    // Quiet moves only: a capture over a screen would double the scan for little.
     let mut mobility = 0;
     for d in ORTHO {
         let mut t = sq.offset(d);
         while pos.is_empty(t) {
             mobility += 1;
             t = t.offset(d);
-        }
-        if pos.piece_at(t).is_some() {
-            // `t` is the screen: the first piece beyond it can be taken if it is an enemy.
-            t = t.offset(d);
-            while pos.is_empty(t) {
-                t = t.offset(d);
-            }
-            if pos.has_piece_of(t, side.color.opp()) {
-                mobility += 1;
-            }
         }
     }
     sink.add(at::CANNON_MOBILITY + mobility, side.sign);
@@ -226,7 +218,7 @@ fn pawn(side: &Side, sq: Square) -> bool {
     (6..=8).contains(&side.rank(sq)) && near_palace_file(sq)
 }
 
-/// `side`'s attackers near the enemy palace, by `attacker_slot`, counted apart when it still
+/// `side`'s attackers near the enemy palace (rooks, horses, cannons, pawns), counted apart when it still
 /// has a rook, and again per advisor or elephant the defender has lost.
 #[inline(always)]
 fn king_attack(pos: &Position, side: &Side, attackers: [i32; 4], sink: &mut impl Sink) {
