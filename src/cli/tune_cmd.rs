@@ -17,7 +17,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
         return Err("--data needs at least one FILE".into());
     }
     let rest: Vec<String> = args[..data_at].iter().chain(&args[data_at + 1 + files.len()..]).cloned().collect();
-    let a = Args::parse(&rest, VALUED, &[])?;
+    let a = Args::parse(&rest, VALUED, &["no-rescale"])?;
     let epochs = a.number("epochs", 0, 1_000_000, Some(300))? as usize;
     let threads = a.number("threads", 1, 256, Some(default_threads()))? as usize;
     let limit = a.number("limit", 1, u32::MAX as u64, Some(u32::MAX as u64))? as usize;
@@ -63,8 +63,17 @@ pub fn run(args: &[String]) -> Result<(), String> {
             );
         }
     });
+    let fitted = (loss.of(&data.train, &tuned), loss.of(&data.validation, &tuned));
+    println!("loss fitted: training {:.6} validation {:.6}", fitted.0, fitted.1);
     let mut centred = tuned;
-    tune::centre_square_tables(&data, &mut centred);
+    tune::centre_tables(&data, &mut centred);
+    if !a.flag("no-rescale") {
+        let f = tune::scale_to(&data.train, &centred, &start);
+        for x in centred.iter_mut() {
+            *x *= f;
+        }
+        println!("rescaled by {f:.4} to the starting evaluation's scale (same loss at K {:.1})", k / f);
+    }
     let weights = tune::rounded(&centred);
     let written = tune::to_vector(&weights);
     let after = (loss.of(&data.train, &written), loss.of(&data.validation, &written));
@@ -72,12 +81,14 @@ pub fn run(args: &[String]) -> Result<(), String> {
     if let Some(out) = a.value("out") {
         let provenance = format!(
             "positions {} training + {} validation, K {k:.1}, lambda {lambda}, {epochs} epochs at rate {rate};\n\
-             loss training {:.6} -> {:.6}, validation {:.6} -> {:.6}.",
+             loss training {:.6} -> {:.6}, validation {:.6} -> {:.6} (fitted; {:.6} and {:.6} as written).",
             data.train.len(),
             data.validation.len(),
             before.0,
-            after.0,
+            fitted.0,
             before.1,
+            fitted.1,
+            after.0,
             after.1
         );
         std::fs::write(out, tune::weights_file(&weights, &provenance))

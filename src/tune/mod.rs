@@ -9,7 +9,7 @@
 use crate::board::{Color, PieceKind, Square};
 use crate::datagen::format::{FLAG_DECISIVE, FLAG_GAME_START, FLAG_IN_CHECK, FLAG_NOT_QUIET};
 use crate::datagen::{Reader, Record};
-use crate::eval::{trace, COUNT, PHASE_MAX, S, SECTIONS, WEIGHTS};
+use crate::eval::{tally, trace, COUNT, PHASE_MAX, S, SECTIONS, WEIGHTS};
 use std::io::BufReader;
 
 /// Every tenth game (by order in the data) is held back for validation.
@@ -88,7 +88,7 @@ pub struct Data {
     pub validation: Set,
     /// Records skipped: in check, capture, decisive score.
     pub skipped: u64,
-    /// Pieces seen per square-table weight (absolute, both colours).
+    /// How often each weight applied (both sides counted positively).
     occupancy: Vec<u64>,
 }
 
@@ -112,7 +112,7 @@ impl Data {
                 if data.train.len() + data.validation.len() >= limit {
                     return Ok(data);
                 }
-                data.count_pieces(&r);
+                tally(&r.position, &mut data.occupancy);
                 if game % VALIDATION_EVERY == VALIDATION_EVERY - 1 {
                     data.validation.push(&r);
                 } else {
@@ -121,16 +121,6 @@ impl Data {
             }
         }
         Ok(data)
-    }
-
-    fn count_pieces(&mut self, r: &Record) {
-        for color in [Color::Red, Color::Black] {
-            for kind in PieceKind::ALL {
-                for sq in r.position.squares_of(color, kind) {
-                    self.occupancy[square_weight(color, kind, sq)] += 1;
-                }
-            }
-        }
     }
 }
 
@@ -303,27 +293,60 @@ pub fn descend(data: &Data, loss: &Loss, schedule: Schedule, w: &[f64], mut repo
     best.1
 }
 
-/// Moves each piece's average square value (weighted by how often it stood there in the
-/// data) from its square table (the points it stood on) into its material, so material reads as what a piece is
-/// worth on a typical point (search orders and prunes by it). The evaluation is unchanged.
-pub fn centre_square_tables(data: &Data, w: &mut [f64]) {
-    let tables = square_weight(Color::Red, PieceKind::King, Square::new(0, 0));
+/// Tables that apply exactly once to every piece of a kind: its square table and, for
+/// rooks, horses and cannons, its mobility table. Their average is part of the piece's value.
+fn per_piece_tables() -> Vec<(PieceKind, usize, usize)> {
+    let section = |name: &str| SECTIONS.iter().find(|s| s.name == name).expect("a known section");
+    let mut tables: Vec<(PieceKind, usize, usize)> =
+        PieceKind::ALL.iter().map(|&k| (k, square_weight(Color::Red, k, Square::new(0, 0)), 50)).collect();
+    for (kind, name) in [
+        (PieceKind::Rook, "ROOK_MOBILITY"),
+        (PieceKind::Horse, "HORSE_MOBILITY"),
+        (PieceKind::Cannon, "CANNON_MOBILITY"),
+    ] {
+        let s = section(name);
+        tables.push((kind, s.start, s.len));
+    }
+    tables
+}
+
+/// Moves the average of each per-piece table (weighted by how often each entry applied in
+/// the data) into the piece's material: square tables and mobility tables then read as
+/// bonuses around zero, and `MATERIAL` as what a piece is worth on a typical point with a
+/// typical mobility (search orders and prunes by it). The evaluation is unchanged. Entries
+/// the data never used keep their weights.
+pub fn centre_tables(data: &Data, w: &mut [f64]) {
     let material = SECTIONS.iter().find(|s| s.name == "MATERIAL").expect("a material table").start;
-    for kind in PieceKind::ALL {
-        let at = tables + kind.index() * 50;
-        let seen: u64 = data.occupancy[at..at + 50].iter().sum();
+    for (kind, at, len) in per_piece_tables() {
+        let seen: u64 = data.occupancy[at..at + len].iter().sum();
         if seen == 0 || kind == PieceKind::King {
             continue;
         }
         for half in 0..2 {
             let mean: f64 =
-                (0..50).map(|i| w[2 * (at + i) + half] * data.occupancy[at + i] as f64).sum::<f64>() / seen as f64;
-            // Points a piece never stood on keep their weight: no data moved them.
-            for i in (0..50).filter(|&i| data.occupancy[at + i] > 0) {
+                (0..len).map(|i| w[2 * (at + i) + half] * data.occupancy[at + i] as f64).sum::<f64>() / seen as f64;
+            for i in (0..len).filter(|&i| data.occupancy[at + i] > 0) {
                 w[2 * (at + i) + half] -= mean;
             }
             w[2 * (material + kind.index()) + half] += mean;
         }
+    }
+}
+
+/// The factor that brings `tuned`'s evaluations to `reference`'s scale on `set` (least
+/// squares through the origin): the search's margins are in centipawns of the evaluation it
+/// was tuned with, and a fit may sharpen the whole scale.
+pub fn scale_to(set: &Set, tuned: &[f64], reference: &[f64]) -> f64 {
+    let (mut num, mut den) = (0.0, 0.0);
+    for s in &set.samples {
+        let (t, r) = (set.eval(s, tuned), set.eval(s, reference));
+        num += t * r;
+        den += t * t;
+    }
+    if den > 0.0 {
+        num / den
+    } else {
+        1.0
     }
 }
 
@@ -412,7 +435,7 @@ mod tests {
                 flags: 0,
                 end: crate::datagen::End::MaxLength,
             };
-            data.count_pieces(&r);
+            tally(&r.position, &mut data.occupancy);
             if game % 5 == 4 {
                 data.validation.push(&r);
             } else {
@@ -454,7 +477,7 @@ mod tests {
         assert!(after < before, "{before} -> {after}");
         // Centring the square tables leaves every evaluation as it was.
         let mut centred = w.clone();
-        centre_square_tables(&data, &mut centred);
+        centre_tables(&data, &mut centred);
         for s in &data.train.samples[..50] {
             assert!((data.train.eval(s, &w) - data.train.eval(s, &centred)).abs() < 1e-6);
         }
