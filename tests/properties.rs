@@ -199,3 +199,19 @@ fn reference_matches_published_perft_counts() {
     }
     assert_eq!(checked, 23);
 }
+
+#[test]
+fn reference_matches_composed_perft_counts() {
+    // The composed positions' counts come from Fairy-Stockfish (perft/README.md): the
+    // reference agreeing with them means its rules for pieces on unusual points are theirs.
+    let mut checked = 0;
+    for (rb, counts, line) in epd_lines(include_str!("../perft/composed.epd")) {
+        assert!(is_composed(&rb), "{line} is not composed");
+        assert_eq!(rb.problem(), None, "{line}");
+        for d in 1..=2 {
+            assert_eq!(reference_perft(&rb, d), counts[d as usize - 1], "{line} depth {d}");
+            checked += 1;
+        }
+    }
+    assert_eq!(checked, 16);
+}
