@@ -1,7 +1,8 @@
 //! Property tests of the board against a slow reference generator written plainly from the
 //! rules (tests/reference): random legal games from the start, and random placements that
 //! exercise unusual configurations (cannon pins, facing kings, blocked horse legs and
-//! elephant eyes, kings on open files). Seeded, so every run checks the same cases; set
+//! elephant eyes, kings on open files, composed positions with pieces on points no game
+//! reaches). Seeded, so every run checks the same cases; set
 //! `CHUHE_PROPERTY_SCALE=N` to run N times as many (with other seeds) for a longer soak.
 
 #[allow(dead_code)] // shared with the fuzz targets; this file uses part of it
@@ -52,13 +53,19 @@ fn random_game(mut pos: Position, rng: &mut Rng, plies: usize, all_every: usize)
     n
 }
 
-/// A random placement as FEN text: kings in their palaces (often on one file), each other
-/// piece of the set present with a random density, mostly on points it can reach, often on
-/// a king's file or rank, sometimes anywhere (which the validator must reject); random
-/// side and counters, including their extremes.
+/// A random point of the board.
+fn any_point(rng: &mut Rng) -> (i32, i32) {
+    (rng.below(9) as i32, rng.below(10) as i32)
+}
+
+/// A random placement as FEN text: kings in their palaces (often on one file; rarely the Red
+/// king anywhere, which the validator must reject unless it is in the palace), each other
+/// piece of the set present with a random density, mostly on points games reach, often on a
+/// king's file or rank, sometimes anywhere (a composed position); random side and counters,
+/// including their extremes.
 fn random_fen(rng: &mut Rng) -> String {
     let mut board = RefBoard::empty(if rng.below(2) == 0 { Side::Red } else { Side::Black });
-    let red_king = rng.pick(&reachable_points(Side::Red, Kind::King));
+    let red_king = if rng.below(20) == 0 { any_point(rng) } else { rng.pick(&reachable_points(Side::Red, Kind::King)) };
     let black_choices: Vec<_> = reachable_points(Side::Black, Kind::King)
         .into_iter()
         .filter(|p| rng.below(2) == 0 || p.0 == red_king.0)
@@ -76,8 +83,8 @@ fn random_fen(rng: &mut Rng) -> String {
                     continue;
                 }
                 let p = match rng.below(20) {
-                    0 => (rng.below(9) as i32, rng.below(10) as i32),
-                    1..=7 => {
+                    0..=2 => any_point(rng),
+                    3..=9 => {
                         let k = rng.pick(&kings);
                         let lined: Vec<_> = reachable.iter().copied().filter(|q| q.0 == k.0 || q.1 == k.1).collect();
                         if lined.is_empty() {
@@ -127,7 +134,7 @@ fn random_games_from_the_start_match_the_reference() {
 fn random_placements_match_the_reference() {
     let mut rng = Rng(0x5EED_0001 + scale() as u64);
     let (mut accepted, mut rejected, mut plies) = (0, 0, 0);
-    let mut seen_in_check = 0;
+    let (mut seen_in_check, mut composed) = (0, 0);
     let tries = 3000 * scale();
     for _ in 0..tries {
         let fen = random_fen(&mut rng);
@@ -136,6 +143,7 @@ fn random_placements_match_the_reference() {
             (Ok(pos), None) => {
                 accepted += 1;
                 seen_in_check += pos.in_check() as usize;
+                composed += is_composed(&rb) as usize;
                 plies += random_game(pos, &mut rng, 12, 4);
             }
             (Err(FenError::Position(_)), Some(_)) => rejected += 1,
@@ -146,7 +154,13 @@ fn random_placements_match_the_reference() {
     }
     assert!(accepted > tries / 5 && rejected > tries / 10, "accepted {accepted}, rejected {rejected}");
     assert!(seen_in_check > accepted / 20, "only {seen_in_check} of {accepted} positions in check");
+    assert!(composed > accepted / 5, "only {composed} of {accepted} positions composed");
     assert!(plies > accepted * 5, "only {plies} plies");
+}
+
+/// Whether some piece stands on a point no game from the start position reaches.
+fn is_composed(b: &RefBoard) -> bool {
+    b.all_points().any(|p| b.at(p).is_some_and(|m| !reachable_points(m.side, m.kind).contains(&p)))
 }
 
 /// Leaf count of the reference generator's move tree.
@@ -158,16 +172,25 @@ fn reference_perft(b: &RefBoard, depth: u32) -> u64 {
     moves.into_iter().map(|m| reference_perft(&b.after(m), depth - 1)).sum()
 }
 
+/// The FENs and counts of an EPD perft suite (`FEN ;D1 n ;D2 n ...`, `#` comments).
+fn epd_lines(suite: &str) -> Vec<(RefBoard, Vec<u64>, &str)> {
+    let lines = suite.lines().filter(|l| !l.trim().is_empty() && !l.starts_with('#'));
+    lines
+        .map(|line| {
+            let mut parts = line.split(';');
+            let rb = RefBoard::parse_fen(parts.next().unwrap().trim()).unwrap();
+            let counts: Vec<u64> = parts.map(|p| p.trim()[2..].trim().parse().unwrap()).collect();
+            (rb, counts, line)
+        })
+        .collect()
+}
+
 #[test]
 fn reference_matches_published_perft_counts() {
     // The reference is checked against the public counts on its own, so an agreement
     // between it and the engine means both follow the rules, not that both share a bug.
-    let suite = include_str!("../perft/suite.epd");
     let mut checked = 0;
-    for line in suite.lines().filter(|l| !l.trim().is_empty() && !l.starts_with('#')) {
-        let mut parts = line.split(';');
-        let rb = RefBoard::parse_fen(parts.next().unwrap().trim()).unwrap();
-        let counts: Vec<u64> = parts.map(|p| p.trim()[2..].trim().parse().unwrap()).collect();
+    for (rb, counts, line) in epd_lines(include_str!("../perft/suite.epd")) {
         let depth = if rb.placement() == placement(START_FEN) { 3 } else { 2 };
         for d in 1..=depth {
             assert_eq!(reference_perft(&rb, d), counts[d as usize - 1], "{line} depth {d}");
@@ -175,4 +198,20 @@ fn reference_matches_published_perft_counts() {
         }
     }
     assert_eq!(checked, 23);
+}
+
+#[test]
+fn reference_matches_composed_perft_counts() {
+    // The composed positions' counts come from Fairy-Stockfish (perft/README.md): the
+    // reference agreeing with them means its rules for pieces on unusual points are theirs.
+    let mut checked = 0;
+    for (rb, counts, line) in epd_lines(include_str!("../perft/composed.epd")) {
+        assert!(is_composed(&rb), "{line} is not composed");
+        assert_eq!(rb.problem(), None, "{line}");
+        for d in 1..=2 {
+            assert_eq!(reference_perft(&rb, d), counts[d as usize - 1], "{line} depth {d}");
+            checked += 1;
+        }
+    }
+    assert_eq!(checked, 16);
 }

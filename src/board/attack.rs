@@ -46,7 +46,8 @@ impl Cells for View<'_> {
 
 /// Whether a piece of `by` attacks the point `sq` in `v`. With `ANY_PIECE` false, `sq` is a
 /// king's square: the enemy king counts along an open file ("flying general"), advisors and
-/// elephants never reach it. With `ANY_PIECE` true it is any point: every kind counts as it
+/// elephants never reach it (they only land in their own palace or half, wherever they stand,
+/// and the king is in its own). With `ANY_PIECE` true it is any point: every kind counts as it
 /// captures (the king one step inside its palace), pins ignored.
 #[inline(always)]
 fn attacked<const ANY_PIECE: bool>(v: impl Cells, sq: Square, by: Color) -> bool {

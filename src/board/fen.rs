@@ -3,7 +3,7 @@
 use super::piece::{Color, Piece, PieceKind};
 use super::position::Position;
 use super::square::Square;
-use super::tables::{in_palace, own_half};
+use super::tables::in_palace;
 use super::zobrist;
 use std::fmt;
 
@@ -74,7 +74,7 @@ impl fmt::Display for FenParseError {
 
 impl std::error::Error for FenParseError {}
 
-/// Why a parsed position cannot arise in a game.
+/// Why a parsed position cannot be played: the pieces, kings or checks break the rules.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum PositionError {
     /// More pieces of a kind than the set holds.
@@ -84,13 +84,11 @@ pub enum PositionError {
         /// Which kind.
         kind: PieceKind,
     },
-    /// A piece on a point it can never reach (a king outside its palace, an advisor off the
-    /// palace diagonals, an elephant off its seven points, a pawn behind its start).
-    Unreachable {
-        /// Whose piece.
+    /// A king outside its own palace (the one point a king can never be; every other piece
+    /// may stand anywhere, as in composed positions).
+    KingOutsidePalace {
+        /// Whose king.
         color: Color,
-        /// Which kind.
-        kind: PieceKind,
         /// Where it stands.
         square: Square,
     },
@@ -112,8 +110,8 @@ impl fmt::Display for PositionError {
                 let plural = if n > 1 { "s" } else { "" };
                 write!(f, "{} has more than {n} {}{plural}; the set has {n}", color.name(), kind.name())
             }
-            PositionError::Unreachable { color, kind, square } => {
-                write!(f, "{} {} on {square}, a point it can never reach", color.name(), kind.name())
+            PositionError::KingOutsidePalace { color, square } => {
+                write!(f, "{} king on {square}, outside its palace", color.name())
             }
             PositionError::MissingKing(color) => write!(f, "{} king is missing", color.name()),
             PositionError::KingsFacing => write!(f, "the kings face each other on an open file"),
@@ -241,7 +239,7 @@ impl ParsedFen {
         Ok(pieces)
     }
 
-    /// The position, if it can arise in a game.
+    /// The position, if it can be played.
     fn into_position(self) -> Result<Position, PositionError> {
         let mut pos = Position::empty();
         for (sq, piece) in self.pieces {
@@ -252,8 +250,10 @@ impl ParsedFen {
             if !pos.put(sq, piece) {
                 return Err(PositionError::TooMany { color, kind });
             }
-            if !reachable(color, kind, sq) {
-                return Err(PositionError::Unreachable { color, kind, square: sq });
+            // Only the king is bound to its points: a composed position (排局) may put any
+            // other piece anywhere, and move generation handles every point.
+            if kind == PieceKind::King && !in_palace(sq, color) {
+                return Err(PositionError::KingOutsidePalace { color, square: sq });
             }
         }
         pos.side = self.side;
@@ -278,24 +278,10 @@ impl ParsedFen {
     }
 }
 
-/// Whether a piece of `color` and `kind` can ever stand on `sq` under the rules of movement.
-pub(crate) fn reachable(color: Color, kind: PieceKind, sq: Square) -> bool {
-    // Mirror Black onto Red's side so one set of rules serves both.
-    let s = if color == Color::Red { sq } else { sq.flip() };
-    let (f, r) = (s.file(), s.rank());
-    match kind {
-        PieceKind::King => in_palace(s, Color::Red),
-        PieceKind::Advisor => in_palace(s, Color::Red) && (f + r) % 2 == 1,
-        PieceKind::Elephant => own_half(s, Color::Red) && r % 2 == 0 && f % 2 == 0 && (f / 2 + r / 2) % 2 == 1,
-        // Before the river a pawn only moves forward from its start file a, c, e, g or i.
-        PieceKind::Pawn => r >= 5 || (r >= 3 && f % 2 == 0),
-        _ => true,
-    }
-}
-
 impl Position {
     /// Parses and validates a FEN: `FenError::Parse` for text that is not a FEN,
-    /// `FenError::Position` for a position that cannot arise in a game.
+    /// `FenError::Position` for a position that cannot be played (composed positions with
+    /// pieces on points no game reaches are accepted).
     pub fn from_fen(fen: &str) -> Result<Position, FenError> {
         Ok(ParsedFen::parse(fen)?.into_position()?)
     }
@@ -386,11 +372,11 @@ mod tests {
         rejects("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/4K4/RNBAKABNR w", "more than 1 king");
         rejects("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2R2C1/9/RNBAKABNR w", "more than 2 rooks");
         rejects("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBA1ABNR w", "Red king is missing");
-        rejects("k8/9/9/9/9/9/9/9/9/3K5 w", "Black king on a9");
-        rejects("4k4/9/9/9/9/9/9/9/3A5/4K4 w", "Red advisor on d1");
-        rejects("4k4/9/9/9/9/9/9/9/9/B2K5 w", "Red elephant on a0");
-        rejects("4k4/9/9/9/9/9/9/9/P8/3K5 w", "Red pawn on a1");
-        rejects("4k4/9/9/9/9/9/1P7/9/9/3K5 w", "Red pawn on b3");
+        rejects("k8/9/9/9/9/9/9/9/9/3K5 w", "Black king on a9, outside its palace");
+        rejects("9/9/9/9/9/9/9/9/4K4/3k5 w", "Black king on d0, outside its palace");
+        rejects("4k4/4K4/9/9/9/9/9/9/9/9 w", "Red king on e8, outside its palace");
+        rejects("3k5/9/9/9/9/9/9/9/PPPPPP3/4K4 w", "more than 5 pawns");
+        rejects("3k5/9/9/9/9/9/9/9/9/AAA1K4 w", "more than 2 advisors");
         rejects("4k4/9/9/9/9/9/9/9/9/4K4 w", "kings face");
         rejects("3k5/9/9/9/9/9/9/9/4r4/4K4 b - - 0 1", "Red is in check but it is Black to move");
         rejects("3k5/9/9/9/9/9/9/9/3R5/4K4 w - - 0 1", "Black is in check but it is Red to move");
@@ -401,15 +387,25 @@ mod tests {
     }
 
     #[test]
-    fn reachable_points() {
-        let count = |kind| Square::all().filter(|&s| reachable(Color::Red, kind, s)).count();
-        assert_eq!(count(PieceKind::King), 9);
-        assert_eq!(count(PieceKind::Advisor), 5);
-        assert_eq!(count(PieceKind::Elephant), 7);
-        assert_eq!(count(PieceKind::Pawn), 55);
-        assert!(reachable(Color::Black, PieceKind::Elephant, Square::parse("c9").unwrap()));
-        assert!(reachable(Color::Black, PieceKind::Pawn, Square::parse("a6").unwrap()));
-        assert!(!reachable(Color::Black, PieceKind::Pawn, Square::parse("b6").unwrap()));
+    fn composed_positions_are_accepted() {
+        // Pieces on points no game reaches: each one alone, then all at once.
+        for fen in [
+            "3k5/9/9/9/9/9/9/9/3A5/4K4 w", // advisor off the palace diagonals
+            "3k5/9/9/9/4A4/9/9/9/9/4K4 w", // advisor outside the palace
+            "3k5/4A4/9/9/9/9/9/9/9/4K4 w", // advisor in the enemy palace
+            "3k5/9/9/9/9/9/9/9/9/B3K4 w",  // elephant off its seven points
+            "3k5/9/9/2B6/9/9/9/9/9/4K4 w", // elephant across the river
+            "3k5/9/9/9/9/9/9/9/P8/4K4 w",  // pawn behind its start rank
+            "3k5/9/9/9/9/9/1P7/9/9/4K4 w", // pawn before the river off its start files
+            "3kp4/9/9/9/9/9/9/9/9/4K4 w",  // Black pawn on its own back rank
+            "3k5/9/9/9/9/9/9/9/9/4K3p w",  // Black pawn on Red's back rank
+            "3k4P/9/9/9/9/9/9/9/9/4K4 b",  // Red pawn on Black's back rank
+        ] {
+            let pos = Position::from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
+            assert_eq!(pos.key(), pos.compute_key(), "{fen}");
+        }
+        let all = "1P1kp1a2/4A4/2b6/2B6/9/9/1P7/9/3A5/a3K3p w - - 0 1";
+        assert_eq!(Position::from_fen(all).unwrap().to_fen(), all);
     }
 
     #[test]

@@ -35,3 +35,27 @@ const TABLES: ([[u64; 256]; 16], u64) = build();
 pub static PIECE_SQUARE: [[u64; 256]; 16] = TABLES.0;
 /// Toggled whenever the side to move changes; present when Black is to move.
 pub const SIDE: u64 = TABLES.1;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::{Color, Piece, PieceKind, Square};
+
+    #[test]
+    fn every_piece_on_every_point_has_its_own_key() {
+        // Composed positions put any piece (but a king) on any point: each needs a key.
+        let mut keys: Vec<u64> = Square::all()
+            .flat_map(|s| {
+                [Color::Red, Color::Black].into_iter().flat_map(move |c| {
+                    PieceKind::ALL.into_iter().map(move |k| PIECE_SQUARE[Piece::new(c, k).0 as usize][s.index()])
+                })
+            })
+            .chain([SIDE])
+            .collect();
+        let n = keys.len();
+        keys.sort_unstable();
+        keys.dedup();
+        assert_eq!(keys.len(), n);
+        assert!(!keys.contains(&0));
+    }
+}

@@ -447,7 +447,9 @@ mod tests {
 
     #[test]
     fn records_round_trip() {
-        for r in records() {
+        // A composed position (elephant c3, advisor d1, pawn g9 on points no game reaches) too.
+        let composed = sample("3k1apR1/9/1na1r4/7c1/b6P1/1P6b/2B5p/p5N2/C2A1P3/4K2B1 w - - 0 1", "c3e1");
+        for r in records().into_iter().chain([composed]) {
             let bytes = r.encode();
             assert!(bytes[11] <= 3, "byte 11 of a record must not look like a header");
             let back = Record::decode(&bytes).unwrap();
@@ -502,8 +504,8 @@ mod tests {
         illegal[30] = 0;
         illegal[31] = 0; // a0a0
         assert!(matches!(read(&[&h[..], &illegal[..]].concat()), Err(FormatError::BadRecord(40, _))));
-        let mut off_palace = r;
-        off_palace[12] = 0x22; // the a0 rook and b0 horse become advisors off the palace
-        assert!(matches!(read(&[&h[..], &off_palace[..]].concat()), Err(FormatError::BadRecord(40, _))));
+        let mut four_advisors = r;
+        four_advisors[12] = 0x22; // the a0 rook and b0 horse become advisors: four, more than the set
+        assert!(matches!(read(&[&h[..], &four_advisors[..]].concat()), Err(FormatError::BadRecord(40, _))));
     }
 }

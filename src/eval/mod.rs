@@ -219,20 +219,50 @@ mod tests {
         assert!(evaluate(&pos) > 700);
     }
 
+    /// The evaluation summed from the trace, from the side to move's view.
+    fn traced_eval(pos: &Position) -> i32 {
+        let t = trace(pos);
+        let (mut mg, mut eg) = (0, 0);
+        for &(i, n) in &t.counts {
+            mg += WEIGHTS[i as usize].0 * n as i32;
+            eg += WEIGHTS[i as usize].1 * n as i32;
+        }
+        let red = blend(mg, eg, t.phase);
+        if pos.side_to_move() == Color::Red {
+            red
+        } else {
+            -red
+        }
+    }
+
     #[test]
     fn the_trace_is_the_evaluation() {
         // The tuner fits the trace; the engine plays the sum: they must be one function.
         crate::board::testing::random_games(7, 30, 80, |pos, _, _, _| {
-            let t = trace(pos);
-            let (mut mg, mut eg) = (0, 0);
-            for &(i, n) in &t.counts {
-                mg += WEIGHTS[i as usize].0 * n as i32;
-                eg += WEIGHTS[i as usize].1 * n as i32;
-            }
-            let red = blend(mg, eg, t.phase);
-            let own = if pos.side_to_move() == Color::Red { red } else { -red };
-            assert_eq!(own, evaluate(pos), "{}", pos.to_fen());
+            assert_eq!(traced_eval(pos), evaluate(pos), "{}", pos.to_fen());
         });
+    }
+
+    #[test]
+    fn every_kind_evaluates_on_every_point() {
+        // Composed positions put pieces on points no game reaches: the tables cover them all.
+        use crate::board::{Piece, Square};
+        let (rk, bk) = (Square::parse("d0").unwrap(), Square::parse("f9").unwrap());
+        let mut seen = 0;
+        for kind in PieceKind::ALL.into_iter().filter(|&k| k != PieceKind::King) {
+            for sq in Square::all().filter(|&s| s != rk && s != bk) {
+                let pieces =
+                    [(rk, Piece::new(Color::Red, PieceKind::King)), (bk, Piece::new(Color::Black, PieceKind::King))];
+                let pieces = [&pieces[..], &[(sq, Piece::new(Color::Red, kind))]].concat();
+                // A piece checking the king not to move is refused; those points are skipped.
+                let Ok(pos) = Position::from_pieces(&pieces, Color::Red, 0, 1) else { continue };
+                let other = Position::from_fen(&mirror(&pos.to_fen())).unwrap();
+                assert_eq!(evaluate(&pos), evaluate(&other), "{}", pos.to_fen());
+                assert_eq!(traced_eval(&pos), evaluate(&pos), "{}", pos.to_fen());
+                seen += 1;
+            }
+        }
+        assert!(seen > 6 * 80, "{seen}");
     }
 
     #[test]

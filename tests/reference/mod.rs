@@ -93,9 +93,10 @@ fn forward(side: Side) -> i32 {
     }
 }
 
-/// Points a piece can ever stand on: kings and advisors in the palace on the points their
-/// steps reach from the start, elephants on their 7 points, pawns on their start files
-/// before the river and anywhere past it. Worked out (once) by walking the moves from the
+/// Points a piece reaches in games from the start position: kings and advisors in the palace
+/// on the points their steps reach from the start, elephants on their 7 points, pawns on
+/// their start files before the river and anywhere past it. Composed positions may put any
+/// piece but the king elsewhere. Worked out (once) by walking the moves from the
 /// start points on an empty board, so it is the rules of movement and nothing else.
 pub fn reachable_points(side: Side, kind: Kind) -> Vec<Pt> {
     static TABLE: std::sync::OnceLock<Vec<Vec<Pt>>> = std::sync::OnceLock::new();
@@ -399,13 +400,12 @@ impl RefBoard {
         self.at(m.1).is_some()
     }
 
-    /// Why this board could not be a legal xiangqi position with `to_move` to move, if so:
-    /// wrong king count, more pieces than the set, a piece on a point it can never reach,
-    /// facing kings, or the side not to move in check.
+    /// Why this board could not be played with `to_move` to move, if so: wrong king count,
+    /// more pieces than the set, a king outside its palace, facing kings, or the side not to
+    /// move in check. Any other piece may stand on any point (composed positions).
     pub fn problem(&self) -> Option<String> {
         for side in [Side::Red, Side::Black] {
             for (kind, most) in SET {
-                let points = reachable_points(side, kind);
                 let here: Vec<Pt> = self.all_points().filter(|&p| self.at(p) == Some(Man { side, kind })).collect();
                 if here.len() > most {
                     return Some(format!("too many {side:?} {kind:?}"));
@@ -413,8 +413,8 @@ impl RefBoard {
                 if kind == Kind::King && here.is_empty() {
                     return Some(format!("no {side:?} king"));
                 }
-                if let Some(p) = here.iter().find(|p| !points.contains(p)) {
-                    return Some(format!("{side:?} {kind:?} on unreachable {}", pt_text(*p)));
+                if let Some(p) = here.iter().find(|&&p| kind == Kind::King && !in_palace(side, p)) {
+                    return Some(format!("{side:?} king outside its palace on {}", pt_text(*p)));
                 }
             }
         }
