@@ -57,7 +57,9 @@ mod tests {
     #[test]
     fn the_model_s_landmarks() {
         assert_eq!(wdl(Score::Cp(0)), [119, 762, 119]);
-        assert_eq!(wdl(Score::Cp(200))[0], 500);
+        assert_eq!(wdl(Score::Cp(200)), [500, 482, 18]);
+        assert_eq!(wdl(Score::Cp(-100)), [47, 684, 269]);
+        assert_eq!(wdl(Score::Cp(400)), [881, 117, 2]);
         assert_eq!(wdl(Score::Cp(900)), [999, 1, 0]);
         assert_eq!(wdl(Score::Cp(-25000)), [0, 0, 1000]);
         assert_eq!(wdl(Score::Mate(3)), [1000, 0, 0]);
