@@ -333,3 +333,167 @@ fn debugging_commands() {
     e.send(&format!("position fen {MATED_IN_ONE_FEN}"));
     assert_eq!(e.fen(), MATED_IN_ONE_FEN);
 }
+
+/// Nodes of a single-threaded `go depth 5` from the start on an empty table (deterministic).
+fn nodes_at_depth_5(e: &mut Engine) -> u64 {
+    e.ask("setoption newgame");
+    e.send("position startpos");
+    e.send("go depth 5");
+    let (_, info) = e.search_end();
+    let last = info.iter().rev().find(|l| l.contains(" pv ")).expect("a pv line");
+    word_after(last, "nodes").expect("nodes").parse().unwrap()
+}
+
+#[test]
+fn uccis_standard_options_are_accepted_and_only_working_ones_listed() {
+    let (mut e, lines) = Engine::handshake("ucci");
+    for line in [
+        "option batch type check default false",
+        "option debug type check default false",
+        "option ponder type check default false",
+        "option pruning type combo var none var small var medium var large default large",
+    ] {
+        assert!(lines.contains(&line.to_string()), "{line}: {lines:?}");
+    }
+    for unlisted in ["usehash", "usebook", "bookfiles", "idle", "knowledge", "randomness", "style", "promotion"] {
+        assert!(!lines.iter().any(|l| l.starts_with(&format!("option {unlisted} "))), "{unlisted}: {lines:?}");
+    }
+    for ok in [
+        "setoption ponder true",
+        "setoption debug false",
+        "setoption usehash false",
+        "setoption usebook true",
+        "setoption bookfiles BOOK.DAT;other.obk",
+        "setoption bookfiles",
+        "setoption idle large",
+        "setoption knowledge none",
+        "setoption randomness HUGE",
+        "setoption style risky",
+        "setoption promotion false",
+        "setoption pruning small",
+        "setoption useegtb false",
+    ] {
+        assert_eq!(e.ask(ok), Vec::<String>::new(), "{ok}");
+    }
+    for (bad, needle) in [
+        ("setoption randomness lots", "none, tiny, small, medium, large, huge"),
+        ("setoption style wild", "solid, normal, risky"),
+        ("setoption pruning", "none, small, medium, large"),
+        ("setoption idle maybe", "none, small, medium, large"),
+        ("setoption batch sometimes", "true or false"),
+        ("setoption promotion true", "not supported"),
+    ] {
+        let error = e.refused(bad);
+        assert!(error.contains(needle), "{bad}: {error}");
+    }
+    let best = e.go("go depth 2");
+    assert!(Position::startpos().is_legal(best_of(&best)), "{best}");
+}
+
+#[test]
+fn pruning_none_searches_without_the_selective_switches() {
+    let mut e = ucci();
+    let large = nodes_at_depth_5(&mut e);
+    assert!(e.ask("setoption pruning none").is_empty());
+    let none = nodes_at_depth_5(&mut e);
+    assert!(none > large, "no pruning searches more nodes: {none} vs {large}");
+    // The same as switching the six off one by one through the hidden options.
+    e.ask("setoption pruning large");
+    for switch in ["null_move", "lmr", "reverse_futility", "losing_capture_pruning", "futility", "late_move_pruning"] {
+        assert!(e.ask(&format!("setoption {switch} false")).is_empty());
+    }
+    assert_eq!(nodes_at_depth_5(&mut e), none);
+    e.ask("setoption pruning large");
+    assert_eq!(nodes_at_depth_5(&mut e), large, "large is the default setting again");
+    e.ask("setoption pruning medium");
+    let medium = nodes_at_depth_5(&mut e);
+    assert!(medium != large && medium != none, "{medium}");
+}
+
+#[test]
+fn debug_reports_the_limits_and_the_result() {
+    let mut e = ucci();
+    e.ask("setoption debug true");
+    e.send("position startpos moves h2e2");
+    e.send("go depth 3");
+    let (best, lines) = e.search_end();
+    assert!(best.starts_with("bestmove "), "{best}");
+    let strings: Vec<&String> = lines.iter().filter(|l| l.starts_with("info string")).collect();
+    assert_eq!(strings.len(), 2, "{lines:?}");
+    assert!(strings[0].starts_with("info string debug: go: "), "{lines:?}");
+    assert!(strings[0].contains(" root moves; depth 3; threads 1, hash 16 MB, pruning large"), "{lines:?}");
+    assert!(strings[1].starts_with("info string debug: search done: depth 3, score "), "{lines:?}");
+    assert_eq!(lines.last(), Some(strings[1]), "the result line comes right before the move");
+    e.ask("setoption debug false");
+    let (_, lines) = {
+        e.send("go depth 2");
+        e.search_end()
+    };
+    assert!(lines.iter().all(|l| !l.starts_with("info string")), "{lines:?}");
+}
+
+#[test]
+fn go_time_in_the_wrong_unit_is_warned_about_and_obeyed() {
+    let mut e = ucci();
+    // 5000 "seconds": a warning naming usemillisec, then the search as asked (depth ends it).
+    e.send("go time 5000 increment 0 depth 2");
+    let (best, lines) = e.search_end();
+    assert!(best.starts_with("bestmove "), "{best}");
+    let warnings: Vec<&String> = lines.iter().filter(|l| l.starts_with("info string")).collect();
+    assert_eq!(warnings.len(), 1, "{lines:?}");
+    assert!(warnings[0].starts_with("info string warning: go time 5000 is read as seconds"), "{lines:?}");
+    assert!(warnings[0].contains("setoption usemillisec true"), "{lines:?}");
+    // An hour is not absurd; with usemillisec on, 5000 is 5 s.
+    e.send("go time 3600 depth 2");
+    assert!(e.search_end().1.iter().all(|l| !l.starts_with("info string")));
+    e.ask("setoption usemillisec true");
+    e.send("go time 5000 depth 2");
+    assert!(e.search_end().1.iter().all(|l| !l.starts_with("info string")));
+}
+
+#[test]
+fn batch_mode_runs_queued_commands_after_the_move() {
+    let mut e = ucci();
+    assert!(e.ask("setoption batch true").is_empty());
+    // A script: every line waits for the search before it. `stop` is read when the engine is
+    // idle again (`nobestmove`), the second `go` is not refused as busy.
+    e.send("position startpos");
+    e.send("go depth 5");
+    e.send("stop");
+    e.send("position startpos moves h2e2");
+    e.send("go depth 3");
+    e.send("isready");
+    let lines = e.until(|l| l == "readyok");
+    let ends: Vec<&String> = lines.iter().filter(|l| is_search_end(l)).collect();
+    assert_eq!(ends.len(), 3, "{lines:?}");
+    assert!(ends[0].starts_with("bestmove ") && ends[1] == "nobestmove" && ends[2].starts_with("bestmove "));
+    assert!(errors(&lines).is_empty(), "{lines:?}");
+    let mut after = Position::startpos();
+    after.make_move(chuhe::board::Move::parse("h2e2").unwrap());
+    assert!(after.is_legal(best_of(ends[2])), "{lines:?}");
+    // Searches that would never end by themselves are refused in batch mode.
+    for line in ["go infinite", "go", "go ponder time 10"] {
+        assert!(e.refused(line).contains("batch mode"), "{line}");
+    }
+    // The end of input waits for the search too: the move comes, then the process exits.
+    e.send("go depth 4");
+    e.close_stdin();
+    let (best, _) = e.search_end();
+    assert!(best.starts_with("bestmove "), "{best}");
+    assert!(e.wait_exit(WAIT).expect("exits after the queued input").success());
+}
+
+#[test]
+fn batch_needs_an_idle_engine_and_goes_off_again() {
+    let mut e = ucci();
+    e.send("go infinite");
+    e.refused("setoption batch true");
+    e.send("stop");
+    e.search_end();
+    assert!(e.ask("setoption batch true").is_empty());
+    assert!(e.ask("setoption batch false").is_empty());
+    // Back to normal: a running search reads commands and `stop` ends it.
+    e.send("go infinite");
+    e.send("stop");
+    assert!(e.search_end().0.starts_with("bestmove "));
+}

@@ -15,10 +15,12 @@ fn uci() -> Engine {
 fn handshake_and_options() {
     let (mut e, lines) = Engine::handshake("uci");
     assert!(lines[0].starts_with("id name Chuhe"), "{lines:?}");
-    for name in ["Hash", "Threads", "Clear Hash", "Ponder", "MultiPV", "Move Overhead"] {
+    for name in ["Hash", "Threads", "Clear Hash", "Ponder", "MultiPV", "Move Overhead", "UCI_Variant", "UCI_ShowWDL"] {
         assert!(lines.iter().any(|l| l.starts_with(&format!("option name {name} type "))), "{name}: {lines:?}");
     }
-    assert_eq!(lines.iter().filter(|l| l.starts_with("option ")).count(), 6, "{lines:?}");
+    assert_eq!(lines.iter().filter(|l| l.starts_with("option ")).count(), 8, "{lines:?}");
+    assert!(lines.contains(&"option name UCI_Variant type combo default xiangqi var xiangqi".to_string()));
+    assert!(lines.contains(&"option name UCI_ShowWDL type check default false".to_string()));
     for ok in [
         "setoption name Hash value 32",
         "setoption name threads value 2",
@@ -228,4 +230,55 @@ fn debugging_commands() {
     assert!(d.iter().any(|l| l.starts_with("fen rnbakabnr/9/1c5c1")), "{d:?}");
     let ev = e.ask("eval");
     assert!(ev.iter().any(|l| l.starts_with("material")), "{ev:?}");
+}
+
+#[test]
+fn uci_variant_is_xiangqi_only() {
+    let mut e = uci();
+    assert!(e.ask("setoption name UCI_Variant value xiangqi").is_empty());
+    for other in ["chess", "janggi", ""] {
+        let line = format!("setoption name UCI_Variant value {other}");
+        let error = e.refused(line.trim_end());
+        assert!(error.contains("not supported") && error.ends_with("UCI_Variant stays xiangqi"), "{error}");
+    }
+    // Still xiangqi: the start position's moves.
+    let best = e.go("go depth 2");
+    assert!(Position::startpos().is_legal(best_of(&best)), "{best}");
+}
+
+/// The `wdl W D L` of an info line, checked to sum to 1000.
+fn wdl_of(line: &str) -> Option<[u32; 3]> {
+    let mut it = line.split_whitespace().skip_while(|w| *w != "wdl").skip(1);
+    let mut v = [0; 3];
+    for x in &mut v {
+        *x = it.next()?.parse().ok()?;
+    }
+    assert_eq!(v.iter().sum::<u32>(), 1000, "{line}");
+    Some(v)
+}
+
+#[test]
+fn show_wdl_puts_wdl_on_every_score_line() {
+    let mut e = uci();
+    assert!(e.ask("setoption name UCI_ShowWDL value true").is_empty());
+    e.send(&format!("position fen {WINNING_FEN}"));
+    e.send("go depth 4");
+    let (_, info) = e.search_end();
+    let scored: Vec<&String> = info.iter().filter(|l| l.contains(" score ")).collect();
+    assert!(!scored.is_empty(), "{info:?}");
+    for l in &scored {
+        let [w, _, l_] = wdl_of(l).unwrap_or_else(|| panic!("no wdl: {l}"));
+        // Two rooks up: far more wins than losses.
+        assert!(w > 900 && l_ == 0, "{l}");
+    }
+    // Mated: all losses.
+    e.send(&format!("position fen {MATED_IN_ONE_FEN}"));
+    e.send("go depth 3");
+    let (_, info) = e.search_end();
+    let last = info.iter().rev().find(|l| l.contains(" score ")).expect("a score line");
+    assert_eq!(wdl_of(last), Some([0, 0, 1000]), "{last}");
+    // Off again: no wdl.
+    assert!(e.ask("setoption name UCI_ShowWDL value false").is_empty());
+    e.send("go depth 2");
+    assert!(e.search_end().1.iter().all(|l| !l.contains(" wdl ")));
 }

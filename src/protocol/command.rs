@@ -53,6 +53,9 @@ pub struct Go {
     pub movestogo: Option<u32>,
     /// Restrict the root to these moves (UCI `searchmoves`).
     pub searchmoves: Vec<Move>,
+    /// Notes for the GUI about the command, sent before the search starts (UCCI: a time
+    /// that looks like milliseconds while times are seconds).
+    pub notes: Vec<String>,
 }
 
 impl Go {

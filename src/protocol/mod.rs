@@ -9,7 +9,8 @@
 //! - `xboard/` (CECP): its own commands, game state machine, replies and time control, over the
 //!   same session.
 //! - `command.rs` (the typed commands and shared word parsers), `options.rs` (option specs and
-//!   their handshake formats), `policy.rs` (best-move checks and the draw/resign policy).
+//!   their handshake formats), `policy.rs` (best-move checks and the draw/resign policy),
+//!   `wdl.rs` (the win/draw/loss model of `UCI_ShowWDL`).
 
 pub mod command;
 pub mod options;
@@ -17,6 +18,7 @@ pub mod policy;
 pub mod session;
 pub mod ucci;
 pub mod uci;
+pub mod wdl;
 pub mod xboard;
 
 pub use crate::lines::{spawn_reader, Input};
@@ -46,6 +48,9 @@ pub trait Replies: Send + Sync {
     fn options(&self) -> &'static OptionSet;
     /// The handshake reply: id lines, option lines, the ok line.
     fn handshake(&self) -> Vec<String>;
+    /// The options changed (after every accepted `setoption`): a dialect keeps what its
+    /// replies depend on.
+    fn options_changed(&self, _opts: &Options) {}
     /// A principal-variation report.
     fn info(&self, info: &Info) -> Option<String>;
     /// A current-move report.
@@ -159,7 +164,10 @@ pub fn run(rx: &Receiver<Input>, out: Output) {
         match first {
             "" => {}
             "ucci" => return Session::new(Arc::new(ucci::Ucci), out).run(&ucci::Ucci, rx),
-            "uci" => return Session::new(Arc::new(uci::Uci), out).run(&uci::Uci, rx),
+            "uci" => {
+                let uci = Arc::new(uci::Uci::default());
+                return Session::new(uci.clone(), out).run(&*uci, rx);
+            }
             "xboard" => return xboard::run(rx, out),
             "quit" => return,
             other => out.line(&format!(

@@ -1,6 +1,7 @@
 //! Engine options: the specs the dialects advertise (declared once here, each dialect picks
 //! its list), one handshake formatter per dialect [`Style`], the current values, and `setoption`
-//! validation (out-of-range numbers are clamped with a note, bad values refused).
+//! validation (out-of-range numbers are clamped with a note, bad values refused). Kinds: check,
+//! spin, button, combo (one of fixed words) and string.
 
 use super::command::{clip, parse_bool, parse_count};
 
@@ -21,6 +22,39 @@ pub enum Key {
     MoveOverhead,
     /// Button: clear the hash table (and the resign history).
     ClearHash,
+    /// UCCI `batch`: input waits while the engine thinks.
+    Batch,
+    /// UCCI `debug`: more `info` output.
+    Debug,
+    /// UCCI `usehash` (stored; the search always uses its table).
+    UseHash,
+    /// UCCI `usebook` (stored; there is no book yet).
+    UseBook,
+    /// UCCI `bookfiles` (stored; no book file is read yet).
+    BookFiles,
+    /// UCCI `idle` (stored, no effect).
+    Idle,
+    /// UCCI `pruning`: which selective-search switches are on.
+    Pruning,
+    /// UCCI `knowledge` (stored, no effect).
+    Knowledge,
+    /// UCCI `randomness` (stored, no effect).
+    Randomness,
+    /// UCCI `style` (stored, no effect).
+    Style,
+    /// UCCI `promotion`: only `false` (the variant is not supported).
+    Promotion,
+    /// UCI `UCI_Variant`: only `xiangqi`.
+    Variant,
+    /// UCI `UCI_ShowWDL`: `wdl W D L` on every info line with a score.
+    ShowWdl,
+}
+
+impl Key {
+    /// Whether setting it touches the engine or the loop, so the engine must be idle.
+    pub fn needs_idle(self) -> bool {
+        matches!(self, Key::Hash | Key::Threads | Key::MultiPv | Key::ClearHash | Key::Pruning | Key::Batch)
+    }
 }
 
 /// The type of an advertised option.
@@ -37,6 +71,13 @@ pub enum Kind {
     },
     /// An action without a value.
     Button,
+    /// One of these words (matched ignoring case).
+    Combo {
+        /// The words, as advertised.
+        vars: &'static [&'static str],
+    },
+    /// Free text (may be empty).
+    String,
 }
 
 /// One advertised option.
@@ -68,6 +109,16 @@ impl Spec {
         Spec { key, name, kind: Kind::Button, zero_is_default: false }
     }
 
+    /// One of the words `vars`.
+    pub const fn combo(key: Key, name: &'static str, vars: &'static [&'static str]) -> Spec {
+        Spec { key, name, kind: Kind::Combo { vars }, zero_is_default: false }
+    }
+
+    /// Free text.
+    pub const fn string(key: Key, name: &'static str) -> Spec {
+        Spec { key, name, kind: Kind::String, zero_is_default: false }
+    }
+
     /// The same spec, reading wire value 0 as the default.
     pub const fn zero_is_default(self) -> Spec {
         Spec { zero_is_default: true, ..self }
@@ -76,22 +127,47 @@ impl Spec {
     /// The handshake line advertising this option in `style`.
     pub fn advertise(&self, style: Style) -> String {
         let (name, default) = (self.name, Options::default_text(self));
+        // UCI and UCCI lines are split on spaces, so an empty default is spelt `<empty>`.
+        let word = if default.is_empty() { EMPTY } else { default.as_str() };
         match (style, self.kind) {
             (Style::Ucci, Kind::Check) => format!("option {name} type check default {default}"),
             (Style::Ucci, Kind::Spin { min, max }) => {
                 format!("option {name} type spin min {min} max {max} default {default}")
             }
             (Style::Ucci, Kind::Button) => format!("option {name} type button"),
+            (Style::Ucci, Kind::Combo { vars }) => {
+                format!("option {name} type combo{} default {default}", vars_text(vars))
+            }
+            (Style::Ucci, Kind::String) => format!("option {name} type string default {word}"),
             (Style::Uci, Kind::Check) => format!("option name {name} type check default {default}"),
             (Style::Uci, Kind::Spin { min, max }) => {
                 format!("option name {name} type spin default {default} min {min} max {max}")
             }
             (Style::Uci, Kind::Button) => format!("option name {name} type button"),
+            (Style::Uci, Kind::Combo { vars }) => {
+                format!("option name {name} type combo default {default}{}", vars_text(vars))
+            }
+            (Style::Uci, Kind::String) => format!("option name {name} type string default {word}"),
             (Style::Cecp, Kind::Check) => format!("feature option=\"{name} -check {}\"", u8::from(default == "true")),
             (Style::Cecp, Kind::Spin { min, max }) => format!("feature option=\"{name} -spin {default} {min} {max}\""),
             (Style::Cecp, Kind::Button) => format!("feature option=\"{name} -button\""),
+            // CECP marks the current choice with a leading `*`.
+            (Style::Cecp, Kind::Combo { vars }) => {
+                let choices: Vec<String> =
+                    vars.iter().map(|v| if *v == default { format!("*{v}") } else { v.to_string() }).collect();
+                format!("feature option=\"{name} -combo {}\"", choices.join(" /// "))
+            }
+            (Style::Cecp, Kind::String) => format!("feature option=\"{name} -string {default}\""),
         }
     }
+}
+
+/// How UCI and UCCI write an empty string value (Stockfish's convention); read back as empty.
+pub const EMPTY: &str = "<empty>";
+
+/// ` var a var b ...`.
+fn vars_text(vars: &[&str]) -> String {
+    vars.iter().map(|v| format!(" var {v}")).collect()
 }
 
 /// A dialect's options: those it advertises in its handshake style, those it accepts without
@@ -143,6 +219,20 @@ pub const MOVE_OVERHEAD: Spec = Spec::spin(Key::MoveOverhead, "Move Overhead", 0
 pub const CLEAR_HASH: Spec = Spec::button(Key::ClearHash, "Clear Hash");
 /// UCI's `Ponder`.
 pub const PONDER: Spec = Spec::check(Key::Ponder, "Ponder");
+/// UCI's `UCI_Variant`: the one variant Chuhe plays (multi-variant GUIs send it).
+pub const VARIANT: Spec = Spec::combo(Key::Variant, "UCI_Variant", &["xiangqi"]);
+/// UCI's `UCI_ShowWDL`.
+pub const SHOW_WDL: Spec = Spec::check(Key::ShowWdl, "UCI_ShowWDL");
+
+/// UCCI's grades of `pruning`, `knowledge` and `idle`.
+pub const GRADES: &[&str] = &["none", "small", "medium", "large"];
+/// UCCI's grades of `randomness`.
+pub const RANDOMNESS: &[&str] = &["none", "tiny", "small", "medium", "large", "huge"];
+/// UCCI's `style` values.
+pub const STYLES: &[&str] = &["solid", "normal", "risky"];
+
+/// The only `UCI_Variant`.
+pub const VARIANT_NAME: &str = "xiangqi";
 
 /// Default table size in MB.
 pub const DEFAULT_HASH_MB: u64 = 16;
@@ -172,6 +262,28 @@ pub struct Options {
     pub may_ponder: bool,
     /// Move overhead, ms.
     pub move_overhead_ms: u64,
+    /// UCCI `batch`.
+    pub batch: bool,
+    /// UCCI `debug`.
+    pub debug: bool,
+    /// UCCI `usehash` (kept, no effect).
+    pub use_hash: bool,
+    /// UCCI `usebook` (kept, no effect).
+    pub use_book: bool,
+    /// UCCI `bookfiles` (kept, not read).
+    pub book_files: String,
+    /// UCCI `idle` (kept, no effect).
+    pub idle: &'static str,
+    /// UCCI `pruning`.
+    pub pruning: &'static str,
+    /// UCCI `knowledge` (kept, no effect).
+    pub knowledge: &'static str,
+    /// UCCI `randomness` (kept, no effect).
+    pub randomness: &'static str,
+    /// UCCI `style` (kept, no effect).
+    pub style: &'static str,
+    /// UCI `UCI_ShowWDL`.
+    pub show_wdl: bool,
 }
 
 impl Default for Options {
@@ -183,6 +295,17 @@ impl Default for Options {
             multipv: 1,
             may_ponder: false,
             move_overhead_ms: DEFAULT_MOVE_OVERHEAD_MS,
+            batch: false,
+            debug: false,
+            use_hash: true,
+            use_book: false,
+            book_files: String::new(),
+            idle: "none",
+            pruning: "large",
+            knowledge: "large",
+            randomness: "none",
+            style: "normal",
+            show_wdl: false,
         }
     }
 }
@@ -221,6 +344,19 @@ impl Options {
             Key::Ponder => self.may_ponder.to_string(),
             Key::MoveOverhead => self.move_overhead_ms.to_string(),
             Key::ClearHash => String::new(),
+            Key::Batch => self.batch.to_string(),
+            Key::Debug => self.debug.to_string(),
+            Key::UseHash => self.use_hash.to_string(),
+            Key::UseBook => self.use_book.to_string(),
+            Key::BookFiles => self.book_files.clone(),
+            Key::Idle => self.idle.to_string(),
+            Key::Pruning => self.pruning.to_string(),
+            Key::Knowledge => self.knowledge.to_string(),
+            Key::Randomness => self.randomness.to_string(),
+            Key::Style => self.style.to_string(),
+            Key::Promotion => false.to_string(),
+            Key::Variant => VARIANT_NAME.to_string(),
+            Key::ShowWdl => self.show_wdl.to_string(),
         }
     }
 
@@ -237,7 +373,44 @@ impl Options {
                 match spec.key {
                     Key::UseMillisec => self.use_millisec = b,
                     Key::Ponder => self.may_ponder = b,
+                    Key::Batch => self.batch = b,
+                    Key::Debug => self.debug = b,
+                    Key::UseHash => self.use_hash = b,
+                    Key::UseBook => self.use_book = b,
+                    Key::ShowWdl => self.show_wdl = b,
+                    Key::Promotion if b => {
+                        return Err(format!(
+                            "option '{name}': the variant where advisors and elephants may become pawns is not \
+                             supported; {name} stays false"
+                        ))
+                    }
                     _ => {}
+                }
+            }
+            Kind::Combo { vars } => {
+                let v = value.unwrap_or("");
+                let Some(&var) = vars.iter().find(|x| x.eq_ignore_ascii_case(v.trim())) else {
+                    return Err(match spec.key {
+                        Key::Variant => format!(
+                            "variant '{}' is not supported: Chuhe plays only {VARIANT_NAME}; {name} stays {VARIANT_NAME}",
+                            clip(v)
+                        ),
+                        _ => format!("option '{name}' takes one of {}, not '{}'", vars.join(", "), clip(v)),
+                    });
+                };
+                match spec.key {
+                    Key::Idle => self.idle = var,
+                    Key::Pruning => self.pruning = var,
+                    Key::Knowledge => self.knowledge = var,
+                    Key::Randomness => self.randomness = var,
+                    Key::Style => self.style = var,
+                    _ => {}
+                }
+            }
+            Kind::String => {
+                let v = value.map(str::trim).filter(|v| *v != EMPTY).unwrap_or("");
+                if spec.key == Key::BookFiles {
+                    self.book_files = v.to_string();
                 }
             }
             Kind::Spin { min, max } => {
@@ -273,6 +446,28 @@ impl Options {
     }
 }
 
+/// The search's pruning switches (`chuhe params`) UCCI `pruning` sets, most trusted first:
+/// each grade keeps a prefix on and turns the rest off.
+pub const PRUNING_SWITCHES: [&str; 6] =
+    ["null_move", "lmr", "reverse_futility", "losing_capture_pruning", "futility", "late_move_pruning"];
+
+/// The switch settings of a `pruning` grade: `none` turns all six off, `small` keeps null move,
+/// `medium` also late-move reductions, reverse futility and quiescence's losing-capture
+/// pruning, `large` (the default) keeps them all.
+pub fn pruning_switches(grade: &str) -> [(&'static str, bool); 6] {
+    let on = match grade {
+        "none" => 0,
+        "small" => 1,
+        "medium" => 4,
+        _ => PRUNING_SWITCHES.len(),
+    };
+    let mut v = [("", false); 6];
+    for (i, name) in PRUNING_SWITCHES.iter().enumerate() {
+        v[i] = (name, i < on);
+    }
+    v
+}
+
 /// Finds the option called `name` (case-insensitive, surrounding spaces ignored).
 pub fn find<'a>(specs: &'a [Spec], name: &str) -> Option<&'a Spec> {
     let name = name.trim();
@@ -296,6 +491,81 @@ mod tests {
         assert_eq!(PONDER.advertise(Style::Cecp), "feature option=\"Ponder -check 0\"");
         assert_eq!(CLEAR_HASH.advertise(Style::Cecp), "feature option=\"Clear Hash -button\"");
         assert_eq!(CLEAR_HASH.advertise(Style::Uci), "option name Clear Hash type button");
+    }
+
+    const STYLE: Spec = Spec::combo(Key::Style, "style", STYLES);
+    const BOOKS: Spec = Spec::string(Key::BookFiles, "Book Files");
+
+    #[test]
+    fn combos_and_strings_in_every_style() {
+        assert_eq!(
+            STYLE.advertise(Style::Ucci),
+            "option style type combo var solid var normal var risky default normal"
+        );
+        assert_eq!(
+            STYLE.advertise(Style::Uci),
+            "option name style type combo default normal var solid var normal var risky"
+        );
+        assert_eq!(STYLE.advertise(Style::Cecp), "feature option=\"style -combo solid /// *normal /// risky\"");
+        assert_eq!(VARIANT.advertise(Style::Uci), "option name UCI_Variant type combo default xiangqi var xiangqi");
+        assert_eq!(SHOW_WDL.advertise(Style::Uci), "option name UCI_ShowWDL type check default false");
+        assert_eq!(BOOKS.advertise(Style::Ucci), "option Book Files type string default <empty>");
+        assert_eq!(BOOKS.advertise(Style::Uci), "option name Book Files type string default <empty>");
+        assert_eq!(BOOKS.advertise(Style::Cecp), "feature option=\"Book Files -string \"");
+    }
+
+    #[test]
+    fn combo_and_string_values() {
+        let mut o = Options::default();
+        o.apply(&STYLE, Some("RISKY")).unwrap();
+        assert_eq!(o.style, "risky");
+        assert_eq!(
+            o.apply(&STYLE, Some("wild")).unwrap_err(),
+            "option 'style' takes one of solid, normal, risky, not 'wild'"
+        );
+        assert_eq!(o.apply(&STYLE, None).unwrap_err(), "option 'style' takes one of solid, normal, risky, not ''");
+        assert_eq!(o.style, "risky");
+        o.apply(&BOOKS, Some("a.obk;b.obk")).unwrap();
+        assert_eq!(o.book_files, "a.obk;b.obk");
+        o.apply(&BOOKS, Some("<empty>")).unwrap();
+        assert_eq!(o.book_files, "");
+        o.apply(&BOOKS, Some("x")).unwrap();
+        o.apply(&BOOKS, None).unwrap();
+        assert_eq!(o.book_files, "");
+        o.apply(&VARIANT, Some("Xiangqi")).unwrap();
+        assert_eq!(
+            o.apply(&VARIANT, Some("chess")).unwrap_err(),
+            "variant 'chess' is not supported: Chuhe plays only xiangqi; UCI_Variant stays xiangqi"
+        );
+        assert_eq!(o.value_text(Key::Variant), "xiangqi");
+    }
+
+    #[test]
+    fn promotion_is_only_false() {
+        let promotion = Spec::check(Key::Promotion, "promotion");
+        let mut o = Options::default();
+        assert!(o.apply(&promotion, Some("false")).is_ok());
+        let e = o.apply(&promotion, Some("true")).unwrap_err();
+        assert!(e.contains("not supported") && e.ends_with("promotion stays false"), "{e}");
+        assert_eq!(o.value_text(Key::Promotion), "false");
+    }
+
+    #[test]
+    fn pruning_grades_are_prefixes_of_the_search_switches() {
+        let on = |g: &str| pruning_switches(g).iter().filter(|(_, on)| *on).count();
+        assert_eq!([on("none"), on("small"), on("medium"), on("large")], [0, 1, 4, 6]);
+        let mut defaults = crate::search::Features::default();
+        for (name, on) in pruning_switches("large") {
+            assert!(crate::search::Engine::is_tunable(name), "{name}");
+            assert_eq!(*defaults.switch(name).unwrap(), on, "large is the default setting: {name}");
+        }
+        assert_eq!(pruning_switches("small")[0], ("null_move", true));
+    }
+
+    #[test]
+    fn which_options_need_an_idle_engine() {
+        assert!(Key::Batch.needs_idle() && Key::Pruning.needs_idle() && Key::Hash.needs_idle());
+        assert!(!Key::ShowWdl.needs_idle() && !Key::Debug.needs_idle() && !Key::Variant.needs_idle());
     }
 
     #[test]

@@ -4,7 +4,7 @@
 //! waits on a search: `stop`, `ponderhit`, `isready`, `probe` and `quit` act at once.
 
 use super::command::{Command, Go, PositionCmd, Start};
-use super::options::{Key, Options};
+use super::options::{pruning_switches, Key, Options};
 use super::policy::{self, Decision, History};
 use super::{Dialect, Input, Output, Replies};
 use crate::board::{Color, Move, Position};
@@ -25,6 +25,9 @@ pub const MAX_PERFT_DEPTH: u32 = 6;
 pub const CURRMOVE_AFTER: Duration = Duration::from_secs(1);
 /// While a search runs the loop also wakes this often to check the search is still alive.
 pub const POLL: Duration = Duration::from_millis(250);
+/// In UCCI batch mode the loop reads nothing while a search runs; it looks this often for
+/// the search's end, so the next queued command follows promptly.
+pub const BATCH_POLL: Duration = Duration::from_millis(5);
 
 /// The hard time cap the loop enforces on a timed search (a safety net under the search's own
 /// time management): `movetime` itself; with a clock, half of what is left after the move
@@ -174,7 +177,19 @@ impl Session {
         let Some(r) = &self.search else { return recv_until(rx, None) };
         let now = Instant::now();
         if r.deadline.is_some_and(|d| now >= d) {
+            if self.opts.debug {
+                self.out.line(&self.replies.message("debug: the hard time cap has passed; stopping the search"));
+            }
             self.stop_search();
+            return None;
+        }
+        if self.opts.batch {
+            // UCCI batch mode: input (even `stop`, `quit` and the end of input) stays queued in
+            // the reader's channel until the search has announced its move. Only searches that
+            // end by themselves start in batch mode, so the wait ends.
+            let wake = r.deadline.map_or(now + BATCH_POLL, |d| d.min(now + BATCH_POLL));
+            std::thread::sleep(wake.saturating_duration_since(now));
+            self.check_alive();
             return None;
         }
         let wake = r.deadline.map_or(now + poll, |d| d.min(now + poll));
@@ -356,7 +371,7 @@ impl Session {
             }
             return Ok(());
         };
-        if !matches!(spec.key, Key::UseMillisec | Key::Ponder | Key::MoveOverhead) {
+        if spec.key.needs_idle() {
             self.require_idle("setoption")?;
         }
         let applied = self.opts.apply(spec, value).map_err(|e| format!("setoption: {e}"))?;
@@ -365,8 +380,15 @@ impl Session {
             Key::Threads => self.engine.set_threads(self.opts.threads as usize),
             Key::MultiPv => self.engine.set_multipv(self.opts.multipv as usize),
             Key::ClearHash => self.new_game(),
-            Key::UseMillisec | Key::Ponder | Key::MoveOverhead => {}
+            Key::Pruning => {
+                for (switch, on) in pruning_switches(self.opts.pruning) {
+                    self.engine.set_tunable(switch, if on { "true" } else { "false" })?;
+                }
+            }
+            // Read where they act (go, the loop, the replies), or kept without effect.
+            _ => {}
         }
+        self.replies.options_changed(&self.opts);
         if let Some(note) = applied.note {
             self.out.line(&self.replies.message(&note));
         }
@@ -403,10 +425,18 @@ impl Session {
 
     pub(crate) fn go(&mut self, go: Go) -> Result<(), String> {
         self.require_idle("go")?;
+        if self.opts.batch && (go.infinite || go.pondering) {
+            return Err("go: in batch mode a search must end by itself: give depth, nodes or time, \
+                        without ponder or infinite"
+                .to_string());
+        }
         let pos = self.game.position().clone();
         let legal = pos.legal_moves();
         if let Some((i, m)) = go.searchmoves.iter().enumerate().find(|(_, m)| !legal.contains(m)) {
             return Err(format!("go: searchmoves move '{m}' (move {}) is not legal here", i + 1));
+        }
+        for note in &go.notes {
+            self.out.line(&self.replies.message(note));
         }
         let root: Vec<Move> = legal
             .iter()
@@ -436,6 +466,9 @@ impl Session {
             pondering: go.pondering,
             move_overhead_ms: self.opts.move_overhead_ms,
         };
+        if self.opts.debug {
+            self.out.line(&self.replies.message(&self.debug_go(root.len(), &limits)));
+        }
         let done = Arc::new(AtomicBool::new(false));
         let silent = Arc::new(AtomicBool::new(false));
         let report = self.reporter(pos.clone(), root.clone(), done.clone(), silent.clone());
@@ -459,7 +492,40 @@ impl Session {
         Ok(())
     }
 
-    /// The callback the search thread reports through: info lines, then the move.
+    /// UCCI `debug`'s line at `go`: what is searched, with which limits and settings.
+    fn debug_go(&self, root_moves: usize, l: &Limits) -> String {
+        let mut parts = Vec::new();
+        let mut add = |what: &str, v: Option<u64>, unit: &str| {
+            if let Some(v) = v {
+                parts.push(format!("{what} {v}{unit}"));
+            }
+        };
+        add("depth", l.depth.map(u64::from), "");
+        add("nodes", l.nodes, "");
+        add("movetime", l.movetime_ms, " ms");
+        add("time", l.time_ms, " ms");
+        add("increment", l.time_ms.map(|_| l.inc_ms), " ms");
+        add("movestogo", l.movestogo.map(u64::from), "");
+        add("hard cap", hard_limit_ms(l), " ms");
+        if l.pondering {
+            parts.push("pondering".to_string());
+        }
+        if l.infinite || parts.is_empty() {
+            parts.push("until stop".to_string());
+        }
+        let o = &self.opts;
+        format!(
+            "debug: go: {root_moves} root moves; {}; threads {}, hash {} MB, pruning {}, move overhead {} ms",
+            parts.join(", "),
+            o.threads,
+            o.hash_mb,
+            o.pruning,
+            o.move_overhead_ms
+        )
+    }
+
+    /// The callback the search thread reports through: info lines, then the move (with
+    /// `debug`, after a line on the search's result and the draw/resign policy's inputs).
     fn reporter(
         &self,
         pos: Position,
@@ -469,6 +535,7 @@ impl Session {
     ) -> impl FnMut(Report) + Send + 'static {
         let (out, replies, history) = (self.out.clone(), self.replies.clone(), self.history.clone());
         let decision = self.decision.clone();
+        let debug = self.opts.debug;
         let started = Instant::now();
         let mut last_pv: Vec<Move> = Vec::new();
         move |r: Report| {
@@ -494,11 +561,25 @@ impl Session {
                     }
                 }
                 Report::Done(res) => {
+                    let mut lines = Vec::new();
                     let d: Decision = {
                         let mut h = history.lock().unwrap_or_else(|e| e.into_inner());
-                        policy::decide(&pos, &root, &res, &last_pv, &mut h)
+                        let offered = h.draw_offered;
+                        let d = policy::decide(&pos, &root, &res, &last_pv, &mut h);
+                        if debug {
+                            let score = match res.score {
+                                Score::Cp(cp) => format!("cp {cp}"),
+                                Score::Mate(n) => format!("mate {n}"),
+                            };
+                            lines.push(replies.message(&format!(
+                                "debug: search done: depth {}, score {score}, {} nodes; draw offered {offered}, \
+                                 hopeless searches in a row {}",
+                                res.depth, res.nodes, h.hopeless_streak
+                            )));
+                        }
+                        d
                     };
-                    let lines = replies.bestmove(&d);
+                    lines.extend(replies.bestmove(&d));
                     *decision.lock().unwrap_or_else(|e| e.into_inner()) = Some(d);
                     out.final_lines(&lines, &done);
                 }
@@ -646,7 +727,7 @@ mod tests {
     #[test]
     fn a_search_that_died_silently_still_gets_a_move() {
         let cap = Capture::default();
-        let mut s = Session::new(Arc::new(super::super::uci::Uci), Output::new(cap.clone()));
+        let mut s = Session::new(Arc::new(super::super::uci::Uci::default()), Output::new(cap.clone()));
         let pos = Position::startpos();
         let root = pos.legal_moves().to_vec();
         let done = Arc::new(AtomicBool::new(false));
@@ -692,7 +773,7 @@ mod tests {
     #[test]
     fn cecp_hooks_return_each_announced_move_once() {
         let cap = Capture::default();
-        let mut s = Session::new(Arc::new(super::super::uci::Uci), Output::new(cap.clone()));
+        let mut s = Session::new(Arc::new(super::super::uci::Uci::default()), Output::new(cap.clone()));
         let root = Position::startpos().legal_moves().to_vec();
         // A real search, stopped: its move is announced and handed over exactly once.
         s.go(Go { infinite: true, ..Go::default() }).unwrap();

@@ -3,7 +3,9 @@
 //! `nobestmove`, `bye`, and `bestmove ... draw|resign`.
 
 use super::command::{bare, clip, parse_go, parse_moves, parse_shared, Command, Go, Words};
-use super::options::{Key, OptionSet, Options, Spec, Style, MAX_HASH_MB, MAX_MOVE_OVERHEAD_MS, MAX_THREADS};
+use super::options::{
+    Key, OptionSet, Options, Spec, Style, GRADES, MAX_HASH_MB, MAX_MOVE_OVERHEAD_MS, MAX_THREADS, RANDOMNESS, STYLES,
+};
 use super::policy::Decision;
 use super::{info_line, Dialect, Replies, ENGINE_AUTHOR, ENGINE_NAME};
 use crate::board::Move;
@@ -15,16 +17,35 @@ pub struct Ucci;
 /// UCCI's mate score: a mate in `p` plies is reported as `±(UCCI_MATE - p)`.
 pub const UCCI_MATE: i32 = 10000;
 
+/// `go time` above this many seconds while times are seconds gets a warning naming
+/// `usemillisec` (a GUI counting milliseconds without having turned it on).
+pub const ABSURD_SECONDS: u64 = 3600;
+
+/// Advertised: the options that do something. Unlisted: UCCI 3.0's other standard options,
+/// accepted and kept without effect (see `docs/protocol.md`), so a GUI shows no dead controls.
 const OPTIONS: OptionSet = OptionSet {
     style: Style::Ucci,
     advertised: &[
         Spec::check(Key::UseMillisec, "usemillisec"),
+        Spec::check(Key::Batch, "batch"),
+        Spec::check(Key::Debug, "debug"),
+        Spec::check(Key::Ponder, "ponder"),
         Spec::spin(Key::Hash, "hashsize", 0, MAX_HASH_MB).zero_is_default(),
         Spec::spin(Key::Threads, "threads", 0, MAX_THREADS).zero_is_default(),
         Spec::spin(Key::MoveOverhead, "moveoverhead", 0, MAX_MOVE_OVERHEAD_MS),
+        Spec::combo(Key::Pruning, "pruning", GRADES),
         Spec::button(Key::ClearHash, "newgame"),
     ],
-    unlisted: &[],
+    unlisted: &[
+        Spec::check(Key::UseHash, "usehash"),
+        Spec::check(Key::UseBook, "usebook"),
+        Spec::string(Key::BookFiles, "bookfiles"),
+        Spec::combo(Key::Idle, "idle", GRADES),
+        Spec::combo(Key::Knowledge, "knowledge", GRADES),
+        Spec::combo(Key::Randomness, "randomness", RANDOMNESS),
+        Spec::combo(Key::Style, "style", STYLES),
+        Spec::check(Key::Promotion, "promotion"),
+    ],
     // The spec: options the engine never advertised are accepted silently.
     unknown_is_error: false,
 };
@@ -42,7 +63,18 @@ pub fn ucci_score(s: Score) -> i32 {
 fn go_word(go: &mut Go, word: &str, w: &mut Words, unit: u64) -> Result<bool, String> {
     match word {
         "draw" => go.draw_offer = true,
-        "time" => go.own_time_ms = Some(w.time(word, unit)?),
+        "time" => {
+            let raw = w.peek().unwrap_or_default();
+            let ms = w.time(word, unit)?;
+            if unit == 1000 && ms > ABSURD_SECONDS * 1000 {
+                go.notes.push(format!(
+                    "warning: go time {} is read as seconds (usemillisec is off), over an hour; a GUI \
+                     counting milliseconds should send 'setoption usemillisec true'",
+                    clip(raw)
+                ));
+            }
+            go.own_time_ms = Some(ms);
+        }
         "increment" => go.own_inc_ms = Some(w.time(word, unit)?),
         // Checked, then ignored: the engine plans with its own clock only.
         "opptime" | "oppincrement" => {
@@ -184,6 +216,20 @@ mod tests {
     }
 
     #[test]
+    fn a_time_that_looks_like_milliseconds_gets_a_note() {
+        let mut o = Options::default();
+        assert!(go("go time 3600 increment 5000", &o).unwrap().notes.is_empty());
+        let g = go("go time 5000 increment 10", &o).unwrap();
+        assert_eq!(g.own_time_ms, Some(5_000_000), "obeyed as given");
+        assert_eq!(g.notes.len(), 1);
+        assert!(
+            g.notes[0].starts_with("warning: go time 5000 is read as seconds") && g.notes[0].contains("usemillisec")
+        );
+        o.use_millisec = true;
+        assert!(go("go time 5000000", &o).unwrap().notes.is_empty());
+    }
+
+    #[test]
     fn commands() {
         let o = Options::default();
         assert_eq!(Ucci.parse("", &o), Ok(Command::Empty));
@@ -219,6 +265,12 @@ mod tests {
         let p = ProbeInfo { mv: h2e2, score: 35, bound: Bound::Lower, depth: 7 };
         assert_eq!(Ucci.pophash(Some(&p)).unwrap(), "pophash bestmove h2e2 lowerbound 35 depth 7");
         assert_eq!(Ucci.pophash(None).unwrap(), "pophash");
-        assert_eq!(Ucci.handshake().last().map(String::as_str), Some("ucciok"));
+        let hs = Ucci.handshake();
+        assert_eq!(hs.last().map(String::as_str), Some("ucciok"));
+        assert!(hs.contains(&"option pruning type combo var none var small var medium var large default large".into()));
+        for unlisted in ["usehash", "usebook", "bookfiles", "idle", "knowledge", "randomness", "style", "promotion"] {
+            assert!(!hs.iter().any(|l| l.starts_with(&format!("option {unlisted} "))), "{unlisted}");
+            assert!(OPTIONS.find(unlisted).is_some(), "{unlisted} is accepted");
+        }
     }
 }

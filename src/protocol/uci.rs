@@ -1,20 +1,28 @@
 //! The UCI dialect of xiangqi GUIs (Pikafish style): `uci`/`uciok`, `setoption name .. value ..`,
 //! `wtime/btime` clocks in ms (`w` = Red), `searchmoves`, `mate`, `movetime`, MultiPV, and
-//! `bestmove (none)` when there is no move.
+//! `bestmove (none)` when there is no move; `UCI_Variant` (xiangqi only) and `UCI_ShowWDL`.
 
 use super::command::{bare, clip, parse_go, parse_shared, small, Command, Go, Words};
-use super::options::{OptionSet, Options, Style, CLEAR_HASH, HASH, MOVE_OVERHEAD, MULTIPV, PONDER, THREADS};
+use super::options::{
+    OptionSet, Options, Style, CLEAR_HASH, HASH, MOVE_OVERHEAD, MULTIPV, PONDER, SHOW_WDL, THREADS, VARIANT,
+};
 use super::policy::Decision;
+use super::wdl::wdl;
 use super::{info_line, Dialect, Replies, ENGINE_AUTHOR, ENGINE_NAME};
 use crate::board::Move;
 use crate::search::{Bound, Info, ProbeInfo, Score};
+use std::sync::atomic::{AtomicBool, Ordering};
 
-/// The UCI dialect.
-pub struct Uci;
+/// The UCI dialect. `UCI_ShowWDL` lives here, read by the search thread as it reports (so it
+/// may change during a search).
+#[derive(Default)]
+pub struct Uci {
+    show_wdl: AtomicBool,
+}
 
 const OPTIONS: OptionSet = OptionSet {
     style: Style::Uci,
-    advertised: &[HASH, THREADS, CLEAR_HASH, PONDER, MULTIPV, MOVE_OVERHEAD],
+    advertised: &[HASH, THREADS, CLEAR_HASH, PONDER, MULTIPV, MOVE_OVERHEAD, VARIANT, SHOW_WDL],
     unlisted: &[],
     unknown_is_error: true,
 };
@@ -90,11 +98,20 @@ impl Replies for Uci {
         ids.into_iter().chain(options).chain(["uciok".to_string()]).collect()
     }
 
+    fn options_changed(&self, opts: &Options) {
+        self.show_wdl.store(opts.show_wdl, Ordering::SeqCst);
+    }
+
     fn info(&self, i: &Info) -> Option<String> {
-        let score = match i.score {
+        let mut score = match i.score {
             Score::Cp(cp) => format!("cp {cp}"),
             Score::Mate(n) => format!("mate {n}"),
         };
+        // Where Stockfish puts it: after the score, before a bound.
+        if self.show_wdl.load(Ordering::SeqCst) {
+            let [w, d, l] = wdl(i.score);
+            score.push_str(&format!(" wdl {w} {d} {l}"));
+        }
         let bound = match i.bound {
             Bound::Exact => "",
             Bound::Lower => " lowerbound",
@@ -154,7 +171,7 @@ mod tests {
     use super::*;
 
     fn go(line: &str) -> Result<Go, String> {
-        match Uci.parse(line, &Options::default())? {
+        match Uci::default().parse(line, &Options::default())? {
             Command::Go(g) => Ok(g),
             c => Err(format!("not a go: {c:?}")),
         }
@@ -181,25 +198,27 @@ mod tests {
     #[test]
     fn setoption_names_with_spaces() {
         let o = Options::default();
+        let uci = Uci::default();
         assert_eq!(
-            Uci.parse("setoption name Move Overhead value 100", &o),
+            uci.parse("setoption name Move Overhead value 100", &o),
             Ok(Command::SetOption { name: "Move Overhead".into(), value: Some("100".into()) })
         );
         assert_eq!(
-            Uci.parse("setoption name Clear Hash", &o),
+            uci.parse("setoption name Clear Hash", &o),
             Ok(Command::SetOption { name: "Clear Hash".into(), value: None })
         );
         assert_eq!(
-            Uci.parse("setoption Hash 3", &o).unwrap_err().to_string(),
+            uci.parse("setoption Hash 3", &o).unwrap_err().to_string(),
             "setoption: expected 'setoption name <name> [value <value>]'"
         );
-        assert_eq!(Uci.parse("setoption name", &o).unwrap_err().to_string(), "setoption: missing option name");
+        assert_eq!(uci.parse("setoption name", &o).unwrap_err().to_string(), "setoption: missing option name");
     }
 
     #[test]
     fn replies() {
+        let uci = Uci::default();
         assert_eq!(
-            Uci.bestmove(&Decision { best: None, ponder_move: None, draw: true, resign: true }),
+            uci.bestmove(&Decision { best: None, ponder_move: None, draw: true, resign: true }),
             ["bestmove (none)"]
         );
         let i = Info {
@@ -215,8 +234,16 @@ mod tests {
             pv: vec![Move::parse("h2e2").unwrap()],
         };
         assert_eq!(
-            Uci.info(&i).unwrap(),
+            uci.info(&i).unwrap(),
             "info depth 3 seldepth 5 multipv 2 score mate -2 upperbound nodes 10 nps 100 hashfull 0 time 100 pv h2e2"
         );
+        uci.options_changed(&Options { show_wdl: true, ..Options::default() });
+        assert_eq!(
+            uci.info(&i).unwrap(),
+            "info depth 3 seldepth 5 multipv 2 score mate -2 wdl 0 0 1000 upperbound nodes 10 nps 100 hashfull 0 \
+             time 100 pv h2e2"
+        );
+        let even = Info { score: Score::Cp(0), bound: Bound::Exact, ..i };
+        assert!(uci.info(&even).unwrap().contains(" score cp 0 wdl 119 762 119 nodes "));
     }
 }

@@ -24,7 +24,8 @@ pub fn lines_of(data: &[u8]) -> Vec<String> {
 pub fn check_command_bytes(data: &[u8]) {
     let plain = Options::default();
     let millis = Options { use_millisec: true, ..Options::default() };
-    let dialects: [&dyn Dialect; 2] = [&Ucci, &Uci];
+    let uci = Uci::default();
+    let dialects: [&dyn Dialect; 2] = [&Ucci, &uci];
     for line in lines_of(data).iter().take(64) {
         for d in dialects {
             for opts in [&plain, &millis] {
@@ -54,10 +55,12 @@ impl Write for Capture {
 
 /// Whether the session harness drops this line: commands that are slow or big *by request*
 /// (`perft` runs on the loop thread for up to a minute; tables above 64 MB are filled page by
-/// page), which would only measure the fuzzer's patience. Everything else goes through.
+/// page; in UCCI batch mode a deep `go depth` runs to its end, end of input waiting behind it),
+/// which would only measure the fuzzer's patience. Everything else goes through.
 pub fn session_skips(line: &str) -> bool {
     let lower = line.to_ascii_lowercase();
     lower.contains("perft")
+        || lower.contains("batch")
         || (lower.contains("hash") && lower.split(|c: char| !c.is_ascii_digit()).any(|n| n.len() > 2))
 }
 
