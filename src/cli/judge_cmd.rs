@@ -167,7 +167,8 @@ fn judge(rec: &Record, json: bool) -> String {
     let Some(p) = &rec.pgn else { return text };
     let mut line = format!("game {}", p.number);
     if !p.red.is_empty() || !p.black.is_empty() {
-        line += &format!(" ({} vs {})", p.red, p.black);
+        let name = |n: &str| if n.is_empty() { "?".to_string() } else { n.to_string() };
+        line += &format!(" ({} vs {})", name(&p.red), name(&p.black));
     }
     line += &format!(": {text}");
     if p.result != result {
