@@ -115,6 +115,9 @@ fn bad_input_is_one_line_on_stderr_with_status_2_for_every_tool() {
     refused(&["--frobnicate"], "chuhe: ", "unknown option '--frobnicate'");
     refused(&["help", "frobnicate"], "chuhe help: ", "no tool 'frobnicate'");
     let missing = "/nonexistent/chuhe-cli-test";
+    let empty = temp("empty.txt");
+    std::fs::write(&empty, "# nothing but a comment\n").unwrap();
+    let empty = empty.to_str().unwrap();
     let cases: &[(&[&str], &str)] = &[
         (&["perft"], "--depth is required"),
         (&["perft", "--depth=0"], "--depth '0'"),
@@ -122,6 +125,7 @@ fn bad_input_is_one_line_on_stderr_with_status_2_for_every_tool() {
         (&["perft", "--fen", "--depth", "3"], "--fen needs a value before '--depth'"),
         (&["perft", "5"], "unexpected argument '5'"),
         (&["perft", "--epd", missing], "cannot read"),
+        (&["perft", "--epd", empty], "no positions"),
         (&["perft-diff", "--depth", "2"], "--engine CMD is required"),
         (&["perft-diff", "--engine", missing, "--depth", "2"], "cannot start engine"),
         (&["perft-diff", "--engine=chuhe", "proto=cecp", "--depth", "2"], "proto 'cecp'"),
@@ -140,6 +144,7 @@ fn bad_input_is_one_line_on_stderr_with_status_2_for_every_tool() {
         (&["judge", "--moves", "h2e2 h9"], "malformed move 'h9'"),
         (&["judge", "--moves", "H2-E2 H9-G"], "malformed move 'H9-G'"),
         (&["judge", "--file", missing], "cannot read"),
+        (&["judge", "--file", empty], "no games"),
         (&["judge", "--fen", "rnbakabnr/9 w"], ""),
         (&["datagen"], "--out FILE is required"),
         (&["datagen", "--out=x.bin", "--keep=some"], "--keep 'some'"),

@@ -121,7 +121,13 @@ fn parse_file(path: &str, text: &str) -> Result<Vec<Record>, String> {
         };
         games.iter().enumerate().map(record).collect()
     } else {
-        content_lines(text).map(|(n, line)| parse_line(line).map_err(|e| format!("{path} line {n}: {e}"))).collect()
+        let records: Vec<Record> = content_lines(text)
+            .map(|(n, line)| parse_line(line).map_err(|e| format!("{path} line {n}: {e}")))
+            .collect::<Result<_, _>>()?;
+        if records.is_empty() {
+            return Err(format!("{path}: no games (one a line: 'startpos moves ...' or 'fen FEN moves ...'; or PGN)"));
+        }
+        Ok(records)
     }
 }
 
@@ -264,5 +270,6 @@ mod tests {
         assert!(err("[FEN \"9/9 w\"]\n*\n").starts_with("g.pgn game 1 (line 1): [FEN]: "));
         assert!(err("[Format \"WXF\"]\n1. C2.5 *\n").ends_with("(the game's [Format] is 'WXF'; only ICCS is read)"));
         assert_eq!(err("[Red \"A\"]\n"), "");
+        assert!(err("# only a comment\n").starts_with("g.pgn: no games"));
     }
 }

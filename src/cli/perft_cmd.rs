@@ -130,6 +130,9 @@ impl Progress {
 fn suite(counter: &Perft, file: &str, limit: u32) -> Result<ExitCode, String> {
     let text = std::fs::read_to_string(file).map_err(|e| format!("cannot read '{file}': {e}"))?;
     let entries = parse_epd(&text).map_err(|e| format!("{file}: {e}"))?;
+    if entries.is_empty() {
+        return Err(format!("{file}: no positions (lines 'FEN ;D1 n ;D2 n ...')"));
+    }
     let start = Instant::now();
     let (mut nodes, mut checked, mut failed) = (0u64, 0usize, 0usize);
     for (k, e) in entries.iter().enumerate() {
