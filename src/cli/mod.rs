@@ -116,32 +116,30 @@ pub fn run(args: &[String]) -> ExitCode {
         return ExitCode::SUCCESS;
     };
     let rest = &args[1..];
-    let (who, result) = match cmd.as_str() {
+    let find = |name: &str| TOOLS.iter().find(|t| t.name == name);
+    match cmd.as_str() {
         "help" | "--help" | "-h" => match rest {
-            [] => (String::from("chuhe"), Ok(print(&usage()))),
-            [name] => match TOOLS.iter().find(|t| t.name == name) {
-                Some(t) => (String::from("chuhe"), Ok(print(&tool_help(t)))),
-                None => ("chuhe help".into(), Err(format!("no tool '{name}' (the tools: {})", names()))),
+            [] => print(&usage()),
+            [name] => match find(name) {
+                Some(t) => print(&tool_help(t)),
+                None => fail("chuhe help", &format!("no tool '{name}' (the tools: {})", names())),
             },
-            _ => ("chuhe help".into(), Err("takes at most one tool name".into())),
+            _ => fail("chuhe help", "takes at most one tool name"),
         },
-        "--version" | "-V" | "version" => ("chuhe".into(), Ok(print(&version()))),
-        name => match TOOLS.iter().find(|t| t.name == name) {
-            Some(t) if wants_help(rest) => (String::new(), Ok(print(&tool_help(t)))),
-            Some(t) => (format!("chuhe {name}"), (t.run)(rest)),
-            None if name.starts_with('-') => {
-                ("chuhe".into(), Err(format!("unknown option '{name}' (try 'chuhe --help')")))
-            }
-            None => ("chuhe".into(), Err(format!("no tool '{name}' (try 'chuhe --help'; the tools: {})", names()))),
+        "--version" | "-V" | "version" => print(&version()),
+        name => match find(name) {
+            Some(t) if wants_help(rest) => print(&tool_help(t)),
+            Some(t) => (t.run)(rest).unwrap_or_else(|msg| fail(&format!("chuhe {name}"), &msg)),
+            None if name.starts_with('-') => fail("chuhe", &format!("unknown option '{name}' (try 'chuhe --help')")),
+            None => fail("chuhe", &format!("no tool '{name}' (try 'chuhe --help'; the tools: {})", names())),
         },
-    };
-    match result {
-        Ok(code) => code,
-        Err(msg) => {
-            eprintln!("{who}: {msg}");
-            ExitCode::from(2)
-        }
     }
+}
+
+/// Reports bad input: one line on stderr, `who: msg`, and status 2.
+fn fail(who: &str, msg: &str) -> ExitCode {
+    eprintln!("{who}: {msg}");
+    ExitCode::from(2)
 }
 
 /// Prints `text` on stdout: status 0.
