@@ -175,3 +175,114 @@ fn malformed_input_exits_2_with_a_message() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("line 2"));
     std::fs::remove_file(&path).unwrap();
 }
+
+/// Writes `text` to a fresh file under the target's temp folder.
+fn temp_file(name: &str, text: &str) -> String {
+    let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("judge");
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(name);
+    std::fs::write(&path, text).unwrap();
+    path.to_str().unwrap().to_string()
+}
+
+#[test]
+fn hyphenated_moves_in_either_case_are_iccs_too() {
+    let want = "1/2-1/2 {Draw: repetition, plies 1-8}";
+    assert_eq!(line(&["--moves", "H0-G2 H9-G7 G2-H0 G7-H9 h0-g2 h9-g7 g2h0 G7H9"]), want);
+    // Pasted PGN move text: numbers, comments and annotations are skipped.
+    assert_eq!(line(&["--moves", "1. H0-G2 H9-G7 2. G2-H0 {back} G7-H9 3.H0-G2 H9-G7!? 4. G2-H0 G7-H9"]), want);
+    let f = temp_file("hyphens.txt", "startpos moves H0-G2 H9-G7 G2-H0 G7-H9 H0-G2 H9-G7 G2-H0 G7-H9\n");
+    assert_eq!(line(&["--file", &f]), want);
+}
+
+#[test]
+fn pgn_files_name_each_game_and_what_the_pgn_says_when_the_rules_disagree() {
+    // The runner's own form (Black to move first), another tool's ([White], SetUp, lowercase
+    // moves glued to their numbers, ; and {} comments, a variation, a NAG, no blank lines),
+    // and a game the PGN scores as a time forfeit.
+    let pgn = temp_file(
+        "several.pgn",
+        "[Game \"Chinese Chess\"]\n[Event \"Chuhe match\"]\n[Round \"1\"]\n[Red \"A\"]\n[Black \"B\"]\n\
+         [Result \"1-0\"]\n[FEN \"5k3/r8/9/9/9/9/9/9/9/4K4 b - - 0 1\"]\n[Format \"ICCS\"]\n\n\
+         1. ... A8-A0 2. E0-E1 A0-A1 3. E1-E0 A1-A0 4. E0-E1 A0-A1 5. E1-E0 A1-A0\n\
+         {Black loses: perpetual check, plies 2-9} 1-0\n\n\
+         [White \"C\"]\n[Black \"D\"]\n[SetUp \"1\"]\n[FEN \"4k4/R8/9/9/9/9/9/9/1R7/5K3 w - - 0 1\"]\n\
+         [Result \"1-0\"]\n1.b1-b9# ; mate\n1-0\n\
+         [White \"C\"]\n[Black \"D\"]\n[Result \"*\"]\n1.h2-e2 {the central cannon} (1.c3-c4 g6-g5) h9-g7 $1 2.h0-g2 *\n\
+         [Red \"B\"]\n[Black \"A\"]\n[Result \"0-1\"]\n[Termination \"time forfeit\"]\n\n\
+         1. H2-E2 H9-G7 2. H0-G2 I9-H9 {B loses on time} 0-1\n",
+    );
+    assert_eq!(
+        line(&["--file", &pgn]).lines().collect::<Vec<_>>(),
+        [
+            "game 1 (A vs B): 1-0 {Black loses: perpetual check, plies 2-9}",
+            "game 2 (C vs D): 1-0 {Black loses: checkmate}",
+            "game 3 (C vs D): * {game goes on}",
+            "game 4 (B vs A): * {game goes on}; the PGN says 0-1 (time forfeit)",
+        ]
+    );
+    let json = line(&["--file", &pgn, "--json"]);
+    let objects: Vec<&str> = json.lines().collect();
+    assert_eq!(objects.len(), 4);
+    assert!(objects[3].starts_with(r#"{"game":4,"red":"B","black":"A","pgn_result":"0-1","result":"*","#));
+    assert!(objects[0].contains(r#""rule":"perpetual_check","side":"black","plies":9"#), "{}", objects[0]);
+}
+
+#[test]
+fn pgn_from_stdin_and_the_shipped_samples() {
+    let samples = concat!(env!("CARGO_MANIFEST_DIR"), "/samples/");
+    assert_eq!(
+        line(&["--file", &format!("{samples}games.pgn")]).lines().collect::<Vec<_>>(),
+        [
+            "game 1 (Chuhe-A vs Chuhe-B): 1/2-1/2 {Draw: repetition, plies 1-8}",
+            "game 2 (Chuhe-B vs Chuhe-A): 0-1 {Red loses: perpetual check, plies 2-9}",
+            "game 3 (Chuhe-A vs Chuhe-B): 1-0 {Black loses: checkmate}",
+            "game 4 (Chuhe-B vs Chuhe-A): * {game goes on}; the PGN says 0-1 (time forfeit)",
+            "game 5 (Chuhe-B vs Chuhe-A): 1-0 {Black loses: stalemate (no legal move)}",
+        ]
+    );
+    assert_eq!(
+        line(&["--file", &format!("{samples}games.txt")]).lines().collect::<Vec<_>>(),
+        [
+            "1/2-1/2 {Draw: repetition, plies 1-8}",
+            "0-1 {Red loses: perpetual check, plies 2-9}",
+            "0-1 {Red loses: perpetual chase, plies 1-8}",
+            "1-0 {Black loses: checkmate}",
+            "1-0 {Black loses: stalemate (no legal move)}",
+            "* {game goes on}",
+        ]
+    );
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_chuhe"))
+        .args(["judge", "--file", "-"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(b"[Red \"X\"]\n[Black \"Y\"]\n1. B0-C2 B9-C7 2. C2-B0 C7-B9 *\n").unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success());
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "game 1 (X vs Y): * {game goes on}\n");
+}
+
+#[test]
+fn bad_pgn_is_one_line_naming_the_game_and_its_line() {
+    for (text, says) in [
+        ("[Red \"A\"]\n1. H2-E2 *\n\n[Red \"B\"]\n\n1. H2-E2 H9-X7 *\n", "game 2 (line 4): malformed move 'H9-X7'"),
+        ("[Red \"A\"]\n[FEN \"rnbakabnr/9 w\"]\n*\n", "game 1 (line 1): [FEN]: "),
+        ("[SetUp \"1\"]\n1. H2-E2 *\n", "[SetUp \"1\"] without a [FEN] tag"),
+        ("[Format \"WXF\"]\n1. C2.5 *\n", "only ICCS is read"),
+        ("[Red \"A\"]\n", ""),
+    ] {
+        let f = temp_file("bad.pgn", text);
+        let out = judge(&["--file", &f]);
+        let err = String::from_utf8_lossy(&out.stderr);
+        if says.is_empty() {
+            // Tags without moves: a game at the start position.
+            assert_eq!(String::from_utf8_lossy(&out.stdout), "game 1 (A vs ?): * {game goes on}\n");
+            continue;
+        }
+        assert_eq!(out.status.code(), Some(2), "{text}: {err}");
+        assert!(out.stdout.is_empty());
+        assert!(err.starts_with("chuhe judge: ") && err.contains(says) && err.lines().count() == 1, "{text}: {err}");
+    }
+}

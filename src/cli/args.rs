@@ -1,4 +1,5 @@
-//! A small flag parser shared by the tools: `--name value` pairs and bare `--switch`es.
+//! A small flag parser shared by the tools: `--name value` (or `--name=value`) pairs and bare
+//! `--switch`es.
 
 use crate::board::Position;
 
@@ -8,20 +9,42 @@ pub struct Args {
     pairs: Vec<(String, Option<String>)>,
 }
 
+/// The flag name of `arg` (`--name` or `--name=value`) and its inline value, if it is a flag.
+fn split_flag(arg: &str) -> Option<(&str, Option<&str>)> {
+    let flag = arg.strip_prefix("--").filter(|f| !f.is_empty())?;
+    Some(match flag.split_once('=') {
+        Some((name, value)) => (name, Some(value)),
+        None => (flag, None),
+    })
+}
+
 impl Args {
-    /// Parses `args`; `switches` names the flags that take no value.
+    /// Parses `args`: `valued` names the flags that take a value (`--name V` or `--name=V`),
+    /// `switches` the flags that take none.
     pub fn parse(args: &[String], valued: &[&str], switches: &[&str]) -> Result<Args, String> {
+        let known = |a: &str| split_flag(a).is_some_and(|(n, _)| valued.contains(&n) || switches.contains(&n));
         let mut pairs = Vec::new();
         let mut it = args.iter();
         while let Some(a) = it.next() {
-            let name = a.strip_prefix("--").ok_or_else(|| format!("unexpected argument '{a}'"))?;
+            let (name, inline) = split_flag(a).ok_or_else(|| format!("unexpected argument '{a}' (see --help)"))?;
             if switches.contains(&name) {
+                if inline.is_some() {
+                    return Err(format!("--{name} takes no value"));
+                }
                 pairs.push((name.to_string(), None));
             } else if valued.contains(&name) {
-                let v = it.next().ok_or_else(|| format!("--{name} needs a value"))?;
-                pairs.push((name.to_string(), Some(v.clone())));
+                let v = match inline {
+                    Some(v) => v.to_string(),
+                    // A flag where the value should be is a forgotten value, not a value.
+                    None => match it.next() {
+                        Some(next) if known(next) => return Err(format!("--{name} needs a value before '{next}'")),
+                        Some(next) => next.clone(),
+                        None => return Err(format!("--{name} needs a value")),
+                    },
+                };
+                pairs.push((name.to_string(), Some(v)));
             } else {
-                return Err(format!("unknown option '{a}'"));
+                return Err(format!("unknown option '--{name}' (see --help)"));
             }
         }
         Ok(Args { pairs })
@@ -54,5 +77,90 @@ impl Args {
             None => Ok(Position::startpos()),
             Some(f) => Position::from_fen(f).map_err(|e| e.to_string()),
         }
+    }
+}
+
+/// Takes a list flag out of `args`: `--name A B ...` or `--name=A B ...`, the words up to the
+/// next `--flag` (the flag may be repeated). Returns the list (`None` if the flag is absent)
+/// and the other arguments, for [`Args::parse`].
+pub fn take_list(args: &[String], name: &str) -> (Option<Vec<String>>, Vec<String>) {
+    let mut list: Option<Vec<String>> = None;
+    let mut rest = Vec::new();
+    let mut taking = false;
+    for a in args {
+        match split_flag(a) {
+            Some((n, inline)) if n == name => {
+                let l = list.get_or_insert_with(Vec::new);
+                l.extend(inline.filter(|v| !v.is_empty()).map(String::from));
+                taking = true;
+            }
+            Some(_) => {
+                taking = false;
+                rest.push(a.clone());
+            }
+            None => match list.as_mut().filter(|_| taking) {
+                Some(l) => l.push(a.clone()),
+                None => rest.push(a.clone()),
+            },
+        }
+    }
+    (list, rest)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn words(s: &str) -> Vec<String> {
+        s.split_whitespace().map(String::from).collect()
+    }
+
+    fn parse(s: &str) -> Result<Args, String> {
+        Args::parse(&words(s), &["depth", "fen", "moves"], &["divide"])
+    }
+
+    #[test]
+    fn flag_equals_value_is_the_same_as_two_words() {
+        for line in ["--depth 5 --divide", "--depth=5 --divide", "--divide --depth=4 --depth=5"] {
+            let a = parse(line).unwrap();
+            assert_eq!((a.value("depth"), a.flag("divide")), (Some("5"), true), "{line}");
+        }
+        // Only the first '=' splits: the value may hold more.
+        assert_eq!(parse("--moves=a=b").unwrap().value("moves"), Some("a=b"));
+        let fen = Args::parse(&["--fen=4k4/9/9/9/9/9/9/9/9/4K4 w - - 0 1".to_string()], &["fen"], &[]).unwrap();
+        assert_eq!(fen.value("fen"), Some("4k4/9/9/9/9/9/9/9/9/4K4 w - - 0 1"));
+        assert_eq!(parse("--depth=").unwrap().value("depth"), Some(""));
+        assert_eq!(
+            parse("--depth=").unwrap().number("depth", 1, 9, None),
+            Err("--depth '' must be a whole number from 1 to 9".into())
+        );
+    }
+
+    #[test]
+    fn bad_flags_are_named() {
+        let err = |s: &str| parse(s).unwrap_err();
+        assert_eq!(err("--divide=yes"), "--divide takes no value");
+        assert_eq!(err("--depth"), "--depth needs a value");
+        assert_eq!(err("--depth --divide"), "--depth needs a value before '--divide'");
+        assert_eq!(err("--fen --depth=3"), "--fen needs a value before '--depth=3'");
+        assert_eq!(err("--bogus=1"), "unknown option '--bogus' (see --help)");
+        assert_eq!(err("--bogus"), "unknown option '--bogus' (see --help)");
+        assert_eq!(err("5"), "unexpected argument '5' (see --help)");
+        assert_eq!(err("--"), "unexpected argument '--' (see --help)");
+        // A value that merely starts with dashes but is no known flag is a value.
+        assert_eq!(parse("--moves --x").unwrap().value("moves"), Some("--x"));
+    }
+
+    #[test]
+    fn list_flags_take_words_up_to_the_next_flag() {
+        let take = |s: &str| take_list(&words(s), "data");
+        assert_eq!(take("--out w --epochs 3"), (None, words("--out w --epochs 3")));
+        assert_eq!(take("--data a b --out w"), (Some(words("a b")), words("--out w")));
+        assert_eq!(take("--data=a b --out=w"), (Some(words("a b")), words("--out=w")));
+        assert_eq!(take("--out w --data=a --k 2 --data c"), (Some(words("a c")), words("--out w --k 2")));
+        assert_eq!(take("--data"), (Some(vec![]), vec![]));
+        assert_eq!(take("--data="), (Some(vec![]), vec![]));
+        // Another flag whose name only starts like the list's is not it.
+        assert_eq!(take("--database x"), (None, words("--database x")));
     }
 }

@@ -7,6 +7,27 @@ use crate::board::Position;
 use crate::search::{Engine, Limits, Score};
 use std::time::Instant;
 
+/// One line for `chuhe --help`.
+pub(super) const ABOUT: &str = "search built-in positions to a fixed depth: speed and a search signature";
+
+/// `chuhe bench --help`.
+pub(super) const HELP: &str = "\
+usage:
+  chuhe bench [--depth D]
+
+options (--name VALUE or --name=VALUE):
+  --depth D    depth of each search, 1 to 30 (default 10)
+
+Searches the built-in positions (openings, middlegames, endgames, positions in check) with
+one thread and a 16 MB hash cleared per position: one line per position, then exactly one
+line 'nodes <N> time <ms> nps <rate>'. N is the same on every run of the same binary: a
+signature of the search, which changes when a change alters the search.
+
+examples:
+  chuhe bench
+  chuhe bench --depth 12
+";
+
 /// Depth searched when `--depth` is not given.
 pub const DEFAULT_DEPTH: u32 = 10;
 
@@ -94,6 +115,11 @@ pub fn bench(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn help_gives_the_default_depth() {
+        assert!(HELP.contains(&format!("(default {DEFAULT_DEPTH})")));
+    }
 
     #[test]
     fn bench_positions_are_legal_varied_and_some_in_check() {

@@ -1,11 +1,47 @@
 //! `chuhe datagen --out FILE [...]`: self-play training data; `chuhe datagen --stats FILE...`:
 //! what data files hold. See docs/training.md.
 
+use super::args::take_list;
 use super::Args;
 use crate::datagen::{self, Adjudication, Config, MoveBudget, Progress, Stats};
 use crate::matches::openings::load_openings;
 use std::io::IsTerminal;
 use std::time::{Duration, Instant};
+
+/// One line for `chuhe --help`.
+pub(super) const ABOUT: &str = "self-play training data: positions with score, best move and result";
+
+/// `chuhe datagen --help`.
+pub(super) const HELP: &str = "\
+usage:
+  chuhe datagen --out FILE [--games N] [--nodes N | --depth D] [--threads T] [--seed S]
+                [--random-plies K] [--openings FILE|builtin] [--keep quiet|all]
+                [--max-start-score CP] [--max-plies N] [--hash MB]
+  chuhe datagen --stats FILE...
+
+options (--name VALUE or --name=VALUE):
+  --out FILE               the data file, created or truncated (required)
+  --games N                games to play (default 100)
+  --nodes N                nodes searched per move (default 5000)
+  --depth D                search every move to depth D instead (1 to 64)
+  --threads T              games played at once, one search thread each (default 1)
+  --seed S                 base seed: the same seed gives the same bytes (default 1)
+  --random-plies K         random legal plies before the engine plays, 0 to 100 (default 8)
+  --openings FILE|builtin  start from an opening picked at random: a file as chuhe match's
+                           -openings reads it, or the 60 built-in ones (default: none)
+  --keep quiet|all         which searched positions are written (default quiet)
+  --max-start-score CP     draw a new start if its first search scores beyond +-CP (default 300)
+  --max-plies N            game length limit in plies, then a draw, 10 to 2000 (default 400)
+  --hash MB                hash table per game thread, 1 to 4096 (default 4)
+  --stats FILE...          what data files hold: positions, results, endings, score histogram
+
+Writes 40 bytes per position in a versioned format (docs/training.md); progress on stderr.
+
+examples:
+  chuhe datagen --out data.bin --games 10 --threads 2 --seed 7
+  chuhe datagen --out more.bin --games 10 --depth 4 --openings builtin --random-plies 4
+  chuhe datagen --stats data.bin more.bin
+";
 
 /// Flags that take a value.
 const VALUED: &[&str] = &[
@@ -28,14 +64,14 @@ const LOG_EVERY: Duration = Duration::from_secs(30);
 
 /// Runs `chuhe datagen`.
 pub fn run(args: &[String]) -> Result<(), String> {
-    if let Some(files) = args.first().filter(|a| *a == "--stats").map(|_| &args[1..]) {
+    if let (Some(files), rest) = take_list(args, "stats") {
+        if let Some(other) = rest.first() {
+            return Err(format!("--stats takes only files, not '{other}'"));
+        }
         if files.is_empty() {
             return Err("--stats needs at least one FILE".into());
         }
-        if let Some(flag) = files.iter().find(|f| f.starts_with("--")) {
-            return Err(format!("--stats takes only files, not '{flag}'"));
-        }
-        print!("{}", Stats::of_files(files)?.report());
+        print!("{}", Stats::of_files(&files)?.report());
         return Ok(());
     }
     let (cfg, out) = config(args)?;
@@ -73,13 +109,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
 
 /// The run's configuration and output path from the flags.
 fn config(args: &[String]) -> Result<(Config, String), String> {
-    let a = Args::parse(args, VALUED, &[]).map_err(|e| {
-        if args.iter().skip(1).any(|x| x == "--stats") {
-            "--stats must come first: chuhe datagen --stats FILE...".to_string()
-        } else {
-            e
-        }
-    })?;
+    let a = Args::parse(args, VALUED, &[])?;
     let out = a.value("out").ok_or("--out FILE is required (or --stats FILE...)")?.to_string();
     let d = Config::default();
     let budget = match (a.value("nodes"), a.value("depth")) {
@@ -118,4 +148,28 @@ fn config(args: &[String]) -> Result<(Config, String), String> {
         adjudication,
     };
     Ok((cfg, out))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn help_gives_the_defaults() {
+        let d = Config::default();
+        let MoveBudget::Nodes(nodes) = d.budget else { panic!("nodes by default") };
+        for (flag, value) in [
+            ("--games N", d.games),
+            ("--nodes N", nodes),
+            ("--threads T", d.threads as u64),
+            ("--seed S", d.seed),
+            ("--random-plies K", u64::from(d.random_plies)),
+            ("--max-start-score CP", d.max_start_score as u64),
+            ("--max-plies N", u64::from(d.adjudication.max_plies)),
+            ("--hash MB", d.hash_mb as u64),
+        ] {
+            let line = HELP.lines().find(|l| l.trim_start().starts_with(flag)).unwrap_or("");
+            assert!(line.ends_with(&format!("(default {value})")), "{flag}: {line}");
+        }
+    }
 }

@@ -7,14 +7,63 @@ use crate::matches::scheduler::{run_match, MatchConfig};
 use crate::matches::stats::Sprt;
 use std::io::IsTerminal;
 
-/// Usage of `chuhe match`.
-pub const MATCH_USAGE: &str =
-    "chuhe match -engine cmd=PROG [name=N] [proto=ucci|uci] [arg=A]... [dir=D] [option.NAME=V]...
-            -engine ... [-each KEY=VALUE...]   (tc=[MOVES/]SECONDS[+INC] | st=SECONDS | nodes=N | depth=N,
-            timemargin=MS, timeout=MS) [-games N] [-rounds N] [-concurrency N]
-            [-openings file=F [order=sequential|random] [start=N]] [-repeat [N]] [-srand N] [-pgnout FILE]
-            [-sprt elo0=E elo1=E alpha=A beta=B] [-resign movecount=N score=CP] [-shard K/N]
-            [-draw movenumber=N movecount=N score=CP] [-ratinginterval N] [-event NAME]";
+/// One line for `chuhe --help`.
+pub(super) const ABOUT: &str = "engine-vs-engine matches over UCCI or UCI, with cutechess-cli's flags";
+
+/// `chuhe match --help`.
+pub(super) const HELP: &str = "\
+usage:
+  chuhe match -engine cmd=PROG [KEY=VALUE...] -engine cmd=PROG [KEY=VALUE...]
+              [-each KEY=VALUE...] [-games N] [-rounds N] [-concurrency N]
+              [-openings file=F [order=sequential|random] [start=N]] [-repeat [N]] [-srand N]
+              [-pgnout FILE] [-sprt elo0=E elo1=E alpha=A beta=B] [-ratinginterval N]
+              [-resign movecount=N score=CP] [-draw movenumber=N movecount=N score=CP]
+              [-shard K/N] [-event NAME]
+
+engines (-engine, twice; -each sets both):
+  cmd=PROG            the engine's program (required)
+  name=NAME           its name in output and PGN (default: the program's file name)
+  proto=ucci|uci      its protocol (default ucci)
+  arg=A               a command-line argument (repeatable)
+  dir=D               its working directory
+  option.NAME=VALUE   an option (UCCI 'setoption NAME VALUE', UCI 'setoption name NAME value V')
+  one limit (required): tc=[MOVES/]SECONDS[+INC] (seconds or m:ss), st=SECONDS per move,
+                      nodes=N or depth=N
+  timemargin=MS       how far an engine may overstep its clock (default 0)
+  timeout=MS          how long a nodes=/depth= move may take (default 60000)
+
+match:
+  -games N            games per round (default 1)
+  -rounds N           rounds (default 1)
+  -concurrency N      games played at once (default 1)
+  -openings file=F    one opening a line: a FEN, 'startpos moves ...' or 'fen FEN moves ...'
+                      (default: the 60 built-in openings); order=sequential|random (default
+                      sequential), start=N (default 1)
+  -repeat [N]         games per opening, colours swapped (default 2)
+  -srand N            seed of order=random (default: the clock)
+  -pgnout FILE        append every game as Chinese-chess PGN
+  -event NAME         the PGN's [Event] (default 'Chuhe match')
+  -shard K/N          play only the K-th of N slices of the games (see docs/big-matches.md)
+  -ratinginterval N   print Elo and SPRT every N games (default 10) and at the end
+  -sprt elo0=E elo1=E alpha=A beta=B   stop when the test decides (defaults 0, 5, 0.05, 0.05)
+  -resign movecount=N score=CP   an engine at or below -CP on N moves in a row loses
+                      (defaults 3 and 1000)
+  -draw movenumber=M movecount=N score=CP   from move M, both within +-CP for N moves each:
+                      a draw (defaults 0, 8 and 10)
+  -recover            accepted; a crashed engine is always restarted
+
+Illegal moves, crashes, stalls and time forfeits lose; every position is judged by the rules
+(mate, stalemate, perpetual check and chase, 60-move rule, material). Output follows
+cutechess-cli: 'Finished game ...', 'Score of A vs B: ...', 'Elo difference: ...'.
+
+examples:
+  chuhe match -engine cmd=chuhe name=A -engine cmd=chuhe name=B -each proto=uci nodes=2000 \\
+      -games 2 -rounds 5 -pgnout games.pgn
+  chuhe match -engine cmd=chuhe name=default -engine cmd=chuhe name=no-null option.null_move=false \\
+      -each proto=uci tc=10+0.1 timemargin=200 -games 2 -rounds 50 -concurrency 2 -repeat \\
+      -openings file=samples/openings.txt order=random -srand 7 \\
+      -sprt elo0=0 elo1=10 alpha=0.05 beta=0.05               # in the source directory
+";
 
 /// Runs `chuhe match` with `args`.
 pub fn run(args: &[String]) -> Result<(), String> {
@@ -282,7 +331,7 @@ impl Flags {
             "sprt" => self.sprt = Some(parse_sprt(words)?),
             "resign" => self.adjudication.resign = Some(parse_resign(words)?),
             "draw" => self.adjudication.draw = Some(parse_draw(words)?),
-            other => return Err(format!("unknown flag '-{other}'\nusage: {MATCH_USAGE}")),
+            other => return Err(format!("unknown flag '-{other}' (see --help)")),
         }
         Ok(())
     }
@@ -322,7 +371,7 @@ impl Flags {
     fn finish(self) -> Result<MatchConfig, String> {
         let [a, b] = match self.drafts.as_slice() {
             [a, b] => [a.with_defaults(&self.each).finish(0)?, b.with_defaults(&self.each).finish(1)?],
-            d => return Err(format!("need exactly two -engine flags, got {}\nusage: {MATCH_USAGE}", d.len())),
+            d => return Err(format!("need exactly two -engine flags, got {} (see --help)", d.len())),
         };
         let mut engines = [a, b];
         if engines[0].name == engines[1].name {

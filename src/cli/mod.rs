@@ -1,4 +1,6 @@
 //! Command-line tools over the library: `perft` and friends. Errors go to stderr, exit 2.
+//! Each tool's help text lives beside its flag parsing (`ABOUT` and `HELP` in its file); this
+//! module lists the tools, prints help and the version, and runs the protocol loop.
 
 mod args;
 mod bench_cmd;
@@ -12,59 +14,181 @@ mod stats_cmd;
 mod tune_cmd;
 
 pub use args::Args;
+use std::io::IsTerminal;
 use std::process::ExitCode;
 
-/// Usage text printed by `chuhe help` and on an unknown subcommand.
-pub const USAGE: &str = "usage: chuhe                      start the protocol loop (first command: ucci, uci or xboard)
-       chuhe perft [--fen FEN] --depth N [--divide] [--threads N] [--hash MB] [--progress|--quiet]
-       chuhe perft --epd FILE [--depth-limit D] [--threads N] [--hash MB]
-       chuhe perft-diff --engine CMD [proto=uci|ucci] [arg=A]... [--fen FEN] --depth D [--timeout S]
-       chuhe bench [--depth D]
-       chuhe match -engine cmd=PROG ... -engine cmd=PROG ... [-each ...]   [-shard K/N]  (see README, Match)
-       chuhe stats FILE.pgn... [-sprt elo0=E elo1=E alpha=A beta=B] [-first NAME]
-       chuhe judge [--fen FEN] [--moves \"M1 M2 ...\"] [--json] | judge --file FILE [--json]
-       chuhe datagen --out FILE [--games N] [--nodes N | --depth D] [--threads T] [--seed S]
-                     [--random-plies K] [--openings FILE|builtin] [--keep quiet|all]
-                     [--max-start-score CP] [--max-plies N] [--hash MB]   (see docs/training.md)
-       chuhe datagen --stats FILE...
-       chuhe tune --data FILE... [--out FILE] [--epochs N] [--rate R] [--lambda L] [--k K]
-                  [--threads T] [--limit N] [--from FILE] [--report-every N]   (see docs/training.md)
-       chuhe params                search parameters and switches (hidden engine options)
-       chuhe help";
+/// A subcommand: its name, one-line summary, help text and entry point.
+struct Tool {
+    name: &'static str,
+    about: &'static str,
+    help: &'static str,
+    run: fn(&[String]) -> Result<ExitCode, String>,
+}
 
 /// A tool that finished without a verdict of its own exits with status 0.
 fn done(_: ()) -> ExitCode {
     ExitCode::SUCCESS
 }
 
+/// Every tool, in the order `chuhe --help` lists them.
+const TOOLS: &[Tool] = &[
+    Tool { name: "perft", about: perft_cmd::ABOUT, help: perft_cmd::HELP, run: perft_cmd::run },
+    Tool { name: "perft-diff", about: perft_diff_cmd::ABOUT, help: perft_diff_cmd::HELP, run: perft_diff_cmd::run },
+    Tool { name: "bench", about: bench_cmd::ABOUT, help: bench_cmd::HELP, run: |a| bench_cmd::run(a).map(done) },
+    Tool { name: "match", about: match_cmd::ABOUT, help: match_cmd::HELP, run: |a| match_cmd::run(a).map(done) },
+    Tool { name: "stats", about: stats_cmd::ABOUT, help: stats_cmd::HELP, run: |a| stats_cmd::run(a).map(done) },
+    Tool { name: "judge", about: judge_cmd::ABOUT, help: judge_cmd::HELP, run: |a| judge_cmd::run(a).map(done) },
+    Tool {
+        name: "datagen",
+        about: datagen_cmd::ABOUT,
+        help: datagen_cmd::HELP,
+        run: |a| datagen_cmd::run(a).map(done),
+    },
+    Tool { name: "tune", about: tune_cmd::ABOUT, help: tune_cmd::HELP, run: |a| tune_cmd::run(a).map(done) },
+    Tool { name: "params", about: params_cmd::ABOUT, help: params_cmd::HELP, run: |a| params_cmd::run(a).map(done) },
+];
+
+/// `chuhe --version`: the version from Cargo.toml, the build profile and the target.
+pub fn version() -> String {
+    let profile = if cfg!(debug_assertions) { "debug" } else { "release" };
+    format!(
+        "chuhe {} ({profile} build, {}-{})",
+        env!("CARGO_PKG_VERSION"),
+        std::env::consts::ARCH,
+        std::env::consts::OS
+    )
+}
+
+/// `chuhe --help`: how to start the engine and one line per tool.
+pub fn usage() -> String {
+    let mut s = format!(
+        "chuhe {}: a xiangqi (Chinese chess) engine speaking UCCI, UCI and XBoard (CECP)
+
+usage:
+  chuhe                   start the engine: it reads protocol commands on stdin; the first
+                          one (ucci, uci or xboard) picks the protocol (see docs/protocol.md)
+  chuhe TOOL [FLAGS]      run a tool; 'chuhe TOOL --help' lists its flags with examples
+  chuhe --version         version and build
+  chuhe --help            this text ('chuhe help TOOL' is 'chuhe TOOL --help')
+
+tools:
+",
+        env!("CARGO_PKG_VERSION")
+    );
+    for t in TOOLS {
+        s += &format!("  {:<12}{}\n", t.name, t.about);
+    }
+    s += "
+Flags: --name VALUE or --name=VALUE (match and stats: cutechess-cli's -name KEY=VALUE...).
+Bad input: one line on stderr ('chuhe TOOL: ...') and exit status 2.";
+    s
+}
+
+/// A tool's full help: its summary line, then its usage, flags and examples.
+fn tool_help(t: &Tool) -> String {
+    format!("chuhe {}: {}\n\n{}", t.name, t.about, t.help.trim_end())
+}
+
+/// The line printed on stderr when a person starts the engine in a terminal, so they know it
+/// waits for them; nothing when stdin is a pipe (a GUI, a test).
+pub fn banner(stdin_is_terminal: bool) -> Option<String> {
+    stdin_is_terminal.then(|| {
+        format!(
+            "chuhe {}: waiting for a protocol command (ucci, uci or xboard; quit to leave); \
+             'chuhe --help' lists the tools",
+            env!("CARGO_PKG_VERSION")
+        )
+    })
+}
+
+/// Whether `args` ask for help: `--help` or `-h` anywhere (the tools take no such value).
+fn wants_help(args: &[String]) -> bool {
+    args.iter().any(|a| a == "--help" || a == "-h")
+}
+
 /// Runs the subcommand named by `args[0]` (none: the protocol loop).
 pub fn run(args: &[String]) -> ExitCode {
     let Some(cmd) = args.first() else {
+        if let Some(line) = banner(std::io::stdin().is_terminal()) {
+            eprintln!("{line}");
+        }
         crate::protocol::run_stdio();
         return ExitCode::SUCCESS;
     };
     let rest = &args[1..];
-    let result = match cmd.as_str() {
-        "perft" => perft_cmd::run(rest),
-        "perft-diff" => perft_diff_cmd::run(rest),
-        "bench" => bench_cmd::run(rest).map(done),
-        "match" => match_cmd::run(rest).map(done),
-        "judge" => judge_cmd::run(rest).map(done),
-        "stats" => stats_cmd::run(rest).map(done),
-        "datagen" => datagen_cmd::run(rest).map(done),
-        "tune" => tune_cmd::run(rest).map(done),
-        "params" => params_cmd::run(rest).map(done),
-        "help" | "--help" | "-h" => {
-            println!("{USAGE}");
-            Ok(ExitCode::SUCCESS)
+    let find = |name: &str| TOOLS.iter().find(|t| t.name == name);
+    match cmd.as_str() {
+        "help" | "--help" | "-h" => match rest {
+            [] => print(&usage()),
+            [name] => match find(name) {
+                Some(t) => print(&tool_help(t)),
+                None => fail("chuhe help", &format!("no tool '{name}' (the tools: {})", names())),
+            },
+            _ => fail("chuhe help", "takes at most one tool name"),
+        },
+        "--version" | "-V" | "version" => print(&version()),
+        name => match find(name) {
+            Some(t) if wants_help(rest) => print(&tool_help(t)),
+            Some(t) => (t.run)(rest).unwrap_or_else(|msg| fail(&format!("chuhe {name}"), &msg)),
+            None if name.starts_with('-') => fail("chuhe", &format!("unknown option '{name}' (try 'chuhe --help')")),
+            None => fail("chuhe", &format!("no tool '{name}' (try 'chuhe --help'; the tools: {})", names())),
+        },
+    }
+}
+
+/// Reports bad input: one line on stderr, `who: msg`, and status 2.
+fn fail(who: &str, msg: &str) -> ExitCode {
+    eprintln!("{who}: {msg}");
+    ExitCode::from(2)
+}
+
+/// Prints `text` on stdout: status 0.
+fn print(text: &str) -> ExitCode {
+    println!("{text}");
+    ExitCode::SUCCESS
+}
+
+/// The tools' names, comma-separated.
+fn names() -> String {
+    TOOLS.iter().map(|t| t.name).collect::<Vec<_>>().join(", ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_tool_has_a_summary_usage_flags_and_examples() {
+        let usage = usage();
+        for t in TOOLS {
+            assert!(!t.about.contains('\n') && t.about.len() < 90, "{}: one short line", t.name);
+            assert!(usage.contains(&format!("  {:<12}{}\n", t.name, t.about)), "{}", t.name);
+            let help = tool_help(t);
+            assert!(help.contains(&format!("usage:\n  chuhe {}", t.name)), "{}: usage", t.name);
+            assert!(help.contains("\nexamples:\n"), "{}: examples", t.name);
+            let examples = help.split("\nexamples:\n").nth(1).unwrap_or("");
+            assert!(
+                examples.lines().any(|l| l.trim_start().starts_with(&format!("chuhe {} ", t.name))
+                    || l.trim() == format!("chuhe {}", t.name)),
+                "{}: an example runs the tool",
+                t.name
+            );
+            assert!(help.lines().all(|l| l.chars().count() <= 100), "{}: lines fit a terminal", t.name);
         }
-        other => Err(format!("unknown subcommand '{other}' (try 'chuhe help')")),
-    };
-    match result {
-        Ok(code) => code,
-        Err(msg) => {
-            eprintln!("chuhe {cmd}: {msg}");
-            ExitCode::from(2)
-        }
+    }
+
+    #[test]
+    fn version_and_banner() {
+        assert!(version().starts_with(&format!("chuhe {} (", env!("CARGO_PKG_VERSION"))));
+        assert_eq!(banner(false), None);
+        let line = banner(true).unwrap();
+        assert!(line.starts_with("chuhe ") && line.contains("ucci, uci or xboard") && !line.contains('\n'));
+    }
+
+    #[test]
+    fn help_is_asked_by_either_spelling_anywhere() {
+        let w = |s: &str| s.split_whitespace().map(String::from).collect::<Vec<_>>();
+        assert!(wants_help(&w("--help")) && wants_help(&w("--depth 3 -h")));
+        assert!(!wants_help(&w("--depth 3")) && !wants_help(&w("arg=--help")));
     }
 }

@@ -4,6 +4,24 @@
 
 use crate::search::{Features, SearchParams};
 
+/// One line for `chuhe --help`.
+pub(super) const ABOUT: &str = "list the search's tunable parameters and switches (hidden engine options)";
+
+/// `chuhe params --help`.
+pub(super) const HELP: &str = "\
+usage:
+  chuhe params
+
+Prints 'NAME, int, DEFAULT, MIN, MAX' per search parameter (the list format SPSA tuners such
+as OpenBench read) and 'NAME, bool, DEFAULT' per selective-technique switch. Every protocol
+accepts them as hidden options: UCI 'setoption name rfp_margin value 100', UCCI 'setoption
+rfp_margin 100', CECP 'option rfp_margin=100'; chuhe match passes them as option.NAME=V.
+
+examples:
+  chuhe params
+  chuhe params | grep bool
+";
+
 /// Prints `NAME, int, DEFAULT, MIN, MAX` per parameter (the list format SPSA tuners such as
 /// OpenBench read) and `NAME, bool, DEFAULT` per switch.
 pub fn run(args: &[String]) -> Result<(), String> {

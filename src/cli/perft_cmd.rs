@@ -1,5 +1,4 @@
-//! `chuhe perft [--fen FEN] --depth N [--divide] [--threads N] [--hash MB] [--progress|--quiet]`
-//! and `chuhe perft --epd FILE [--depth-limit D]` (a suite check).
+//! `chuhe perft`: perft counts (plain, threaded, cached) and `--epd` suite checks.
 
 use super::Args;
 use crate::board::{Move, Position};
@@ -7,6 +6,37 @@ use crate::perft::{parse_epd, Perft, PerftTable};
 use std::process::ExitCode;
 use std::sync::Mutex;
 use std::time::Instant;
+
+/// One line for `chuhe --help`.
+pub(super) const ABOUT: &str = "count the leaves of the move tree (move-generation check, suites)";
+
+/// `chuhe perft --help`.
+pub(super) const HELP: &str = "\
+usage:
+  chuhe perft [--fen FEN] --depth N [--divide] [--threads N] [--hash MB] [--progress|--quiet]
+  chuhe perft --epd FILE [--depth-limit D] [--threads N] [--hash MB]
+
+options (--name VALUE or --name=VALUE):
+  --depth N          plies to count, 1 to 12 (required without --epd)
+  --fen FEN          position to count from (default: the start position)
+  --divide           one 'move: count' line per root move, sorted by move text
+  --threads N        threads taking (root move, reply) subtrees in turn, 1 to 1024 (default 1)
+  --hash MB          a cache of subtree counts shared by the threads, 1 to 65536 (default: none)
+  --progress         a line per finished root move on stderr (default: on from depth 6)
+  --quiet            no progress lines
+  --epd FILE         check every ';D<depth> <count>' of a suite: lines 'FEN ;D1 n ;D2 n ...'
+  --depth-limit D    with --epd: check the depths up to D only (default: all)
+
+The last line on stdout is 'nodes <N> time <ms> nps <rate>'. Counts are exact whatever the
+threads and cache. With --epd: one line per count checked; any mismatch is also named on
+stderr (position, line, depth, want, got) and the exit status is 1.
+
+examples:
+  chuhe perft --depth 4
+  chuhe perft --fen \"5a3/3k5/3aR4/9/5r3/5n3/9/3A1A3/5K3/2BC2B2 w - - 0 1\" --depth 2 --divide
+  chuhe perft --depth 6 --threads 2 --hash 256
+  chuhe perft --epd perft/suite.epd --depth-limit 4      # in the source directory
+";
 
 /// Largest `--hash`: 64 GB.
 const MAX_HASH_MB: u64 = 1 << 16;
@@ -100,6 +130,9 @@ impl Progress {
 fn suite(counter: &Perft, file: &str, limit: u32) -> Result<ExitCode, String> {
     let text = std::fs::read_to_string(file).map_err(|e| format!("cannot read '{file}': {e}"))?;
     let entries = parse_epd(&text).map_err(|e| format!("{file}: {e}"))?;
+    if entries.is_empty() {
+        return Err(format!("{file}: no positions (lines 'FEN ;D1 n ;D2 n ...')"));
+    }
     let start = Instant::now();
     let (mut nodes, mut checked, mut failed) = (0u64, 0usize, 0usize);
     for (k, e) in entries.iter().enumerate() {

@@ -12,9 +12,43 @@ use std::collections::BTreeMap;
 use std::process::ExitCode;
 use std::time::Duration;
 
-/// Usage of `chuhe perft-diff`.
-pub const PERFT_DIFF_USAGE: &str = "chuhe perft-diff --engine CMD [proto=uci|ucci] [arg=A]... [option.NAME=V]... \
-[--fen FEN] --depth D [--timeout SECONDS] [--threads N] [--hash MB]";
+/// One line for `chuhe --help`.
+pub(super) const ABOUT: &str = "find where another engine's move generation differs from ours";
+
+/// `chuhe perft-diff --help`.
+pub(super) const HELP: &str = "\
+usage:
+  chuhe perft-diff --engine CMD [KEY=VALUE...] [--fen FEN] --depth D [--timeout S]
+                   [--threads N] [--hash MB]
+
+options (--name VALUE or --name=VALUE):
+  --engine CMD     the other engine's program (required); the KEY=VALUE words after it are
+                   its settings, as chuhe match's -engine reads them:
+                     proto=uci|ucci   its protocol (default uci)
+                     arg=A            a command-line argument (repeatable)
+                     option.NAME=V    an option set before counting (repeatable)
+                     dir=D            its working directory
+                     name=N           its name in messages (default: the program's file name)
+  --depth D        plies, 1 to 12 (required)
+  --fen FEN        position to start from (default: the start position)
+  --timeout S      seconds to wait for each 'go perft' answer, 1 to 86400 (default 600)
+  --threads N      threads for our own counts (default 1)
+  --hash MB        a cache for our own counts (default: none)
+
+Asks the engine for its 'go perft D' split ('move: count' lines, as Stockfish-family engines
+print them), compares it with ours and descends into the first move whose count differs,
+until the legal move lists differ. It prints a line per level, the position (FEN), the move
+path and the moves missing or extra on the engine's side: exit status 1. Engines that agree:
+one line with the total, status 0. Ranks written 1-10 (Fairy-Stockfish's UCI mode) are
+recognised. An engine that exits, has no 'go perft' or stays silent: one error line, status 2.
+
+examples:
+  chuhe perft-diff --engine chuhe --depth 3                 # Chuhe against itself: they agree
+  chuhe perft-diff --engine=chuhe proto=ucci --fen \"4k4/9/9/9/9/9/9/9/R8/5K3 w - - 0 1\" --depth 4
+  # in the source directory: a test engine that lacks the move e6e5 (needs python3)
+  chuhe perft-diff --engine tests/fixtures/perft_engine.py arg=--chuhe arg=chuhe arg=--drop \\
+      arg=e6e5 --depth 3
+";
 
 /// How an engine numbers ranks in move text.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -140,8 +174,11 @@ pub fn run(args: &[String]) -> Result<ExitCode, String> {
     let mut engine = false;
     let mut it = args.iter();
     while let Some(a) = it.next() {
-        if a == "--engine" {
-            let cmd = it.next().ok_or("--engine needs a command")?;
+        if a == "--engine" || a.starts_with("--engine=") {
+            let cmd = match a.strip_prefix("--engine=") {
+                Some(cmd) => cmd,
+                None => it.next().ok_or("--engine needs a command")?,
+            };
             draft.apply("cmd", cmd)?;
             engine = true;
         } else if engine && !a.starts_with("--") && a.contains('=') {
@@ -152,7 +189,7 @@ pub fn run(args: &[String]) -> Result<ExitCode, String> {
         }
     }
     if !engine {
-        return Err(format!("--engine is required ({PERFT_DIFF_USAGE})"));
+        return Err("--engine CMD is required (see --help)".into());
     }
     let a = Args::parse(&rest, &["fen", "depth", "timeout", "threads", "hash"], &[])?;
     let depth = a.number("depth", 1, 12, None)? as u32;

@@ -6,8 +6,28 @@ use crate::matches::pgn::read_games;
 use crate::matches::scheduler::{rating_lines, score_line};
 use crate::matches::stats::{Sprt, Tally};
 
-/// Usage of `chuhe stats`.
-pub const STATS_USAGE: &str = "chuhe stats FILE.pgn... [-sprt elo0=E elo1=E alpha=A beta=B] [-first NAME]";
+/// One line for `chuhe --help`.
+pub(super) const ABOUT: &str = "score, Elo, LOS and SPRT over PGN files (e.g. the shards of one match)";
+
+/// `chuhe stats --help`.
+pub(super) const HELP: &str = "\
+usage:
+  chuhe stats FILE.pgn... [-sprt elo0=E elo1=E alpha=A beta=B] [-first NAME]
+
+options (cutechess-cli style, as chuhe match):
+  -sprt elo0=E elo1=E alpha=A beta=B   also the SPRT line: log-likelihood ratio and bounds
+                                       (defaults elo0=0 elo1=5 alpha=0.05 beta=0.05)
+  -first NAME      the engine whose score is given (default: the first game's Red)
+
+Prints chuhe match's summary lines (score, Elo with its 95% error bar, LOS, draw ratio, and
+SPRT with -sprt) over every game of the files: the shards of one match, or Chinese-chess PGN
+from other tools ([Red] or [White], [Black], [Result]; '*' games are skipped and counted).
+The files must hold the games of two engines.
+
+examples:
+  chuhe stats samples/games.pgn                             # in the source directory
+  chuhe stats samples/games.pgn -first Chuhe-B -sprt elo0=0 elo1=10 alpha=0.05 beta=0.05
+";
 
 /// Reads every file, then prints the score, Elo, LOS, draw ratio and (with `-sprt`) LLR lines.
 pub fn run(args: &[String]) -> Result<(), String> {
@@ -25,12 +45,12 @@ pub fn run(args: &[String]) -> Result<(), String> {
                 sprt = Some(parse_sprt(&words)?);
             }
             "first" if a.starts_with('-') => first = Some(it.next().ok_or("-first needs a name")?.clone()),
-            _ if a.starts_with('-') => return Err(format!("unknown flag '{a}' ({STATS_USAGE})")),
+            _ if a.starts_with('-') => return Err(format!("unknown flag '{a}' (see --help)")),
             _ => files.push(a.clone()),
         }
     }
     if files.is_empty() {
-        return Err(format!("no PGN files ({STATS_USAGE})"));
+        return Err("no PGN files given (see --help)".into());
     }
     let mut games = Vec::new();
     for f in &files {

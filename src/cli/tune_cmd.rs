@@ -1,9 +1,40 @@
 //! `chuhe tune --data FILE... [--out FILE] [...]`: fits the evaluation's weights to datagen
 //! files and writes them as `src/eval/weights.rs` source. See docs/training.md.
 
+use super::args::take_list;
 use super::Args;
 use crate::tune::{self, Data, Loss, Schedule};
 use std::time::Instant;
+
+/// One line for `chuhe --help`.
+pub(super) const ABOUT: &str = "fit the evaluation's weights to datagen files (Texel tuning)";
+
+/// `chuhe tune --help`.
+pub(super) const HELP: &str = "\
+usage:
+  chuhe tune --data FILE... [--out FILE] [--epochs N] [--rate R] [--lambda L] [--k K]
+             [--threads T] [--limit N] [--from FILE] [--report-every N] [--no-rescale]
+
+options (--name VALUE or --name=VALUE):
+  --data FILE...      datagen files: their quiet positions, one in ten kept for validation
+                      (required)
+  --out FILE          write the tuned weights as a src/eval/weights.rs file (default: none)
+  --epochs N          passes of Adam over the data (default 300)
+  --rate R            Adam's step size (default 2)
+  --lambda L          weight of the game result against the search score, 0 to 1 (default 0.5)
+  --k K               the sigmoid's scale (default: fitted to the results)
+  --threads T         threads computing the loss (default: every core)
+  --limit N           use at most N positions (default: all)
+  --from FILE         start from the weights in FILE, a weights.rs (default: the built-in ones)
+  --report-every N    print the losses every N epochs (default 25)
+  --no-rescale        keep the fit's own scale (default: rescaled to the starting weights' scale)
+
+See docs/training.md.
+
+examples:
+  chuhe datagen --out data.bin --games 10 --seed 7
+  chuhe tune --data data.bin --epochs 50 --out weights.rs
+";
 
 /// Flags that take a value.
 const VALUED: &[&str] = &["out", "epochs", "rate", "lambda", "k", "threads", "limit", "from", "report-every"];
@@ -11,12 +42,11 @@ const VALUED: &[&str] = &["out", "epochs", "rate", "lambda", "k", "threads", "li
 /// Runs `chuhe tune`.
 pub fn run(args: &[String]) -> Result<(), String> {
     // `--data` takes every file up to the next flag.
-    let data_at = args.iter().position(|a| a == "--data").ok_or("--data FILE... is required")?;
-    let files: Vec<String> = args[data_at + 1..].iter().take_while(|a| !a.starts_with("--")).cloned().collect();
+    let (files, rest) = take_list(args, "data");
+    let files = files.ok_or("--data FILE... is required")?;
     if files.is_empty() {
         return Err("--data needs at least one FILE".into());
     }
-    let rest: Vec<String> = args[..data_at].iter().chain(&args[data_at + 1 + files.len()..]).cloned().collect();
     let a = Args::parse(&rest, VALUED, &["no-rescale"])?;
     let epochs = a.number("epochs", 0, 1_000_000, Some(300))? as usize;
     let threads = a.number("threads", 1, 256, Some(default_threads()))? as usize;

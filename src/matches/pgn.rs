@@ -83,15 +83,42 @@ pub fn write_game(h: &PgnHeader, g: &GameRecord) -> String {
     s
 }
 
-/// What `chuhe stats` needs of a game read back from PGN.
+/// A move in ICCS with or without the hyphen, in either case: `h2e2`, `H2-E2`, `h2-e2`.
+pub fn parse_move(text: &str) -> Result<Move, String> {
+    let b = text.as_bytes();
+    let plain = if b.len() == 5 && b[2] == b'-' && text.is_ascii() {
+        format!("{}{}", &text[..2], &text[3..])
+    } else {
+        text.to_string()
+    };
+    Move::parse(&plain).map_err(|_| {
+        let shown: String = text.chars().take(16).collect();
+        format!("malformed move '{shown}': expected ICCS like h2e2 or H2-E2")
+    })
+}
+
+/// A game read back from PGN text (this runner's or another xiangqi tool's).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PgnGame {
     /// `[Red]` (or `[White]`, as some tools write it).
     pub red: String,
     /// `[Black]`.
     pub black: String,
-    /// `[Result]`; `None` for `*`, a missing tag or anything else.
+    /// `[Result]` (or, without the tag, the result ending the move text); `None` for `*`.
     pub result: Option<GameResult>,
+    /// Every tag, in order, escapes undone.
+    pub tags: Vec<(String, String)>,
+    /// The moves as written, without move numbers, comments, variations and annotations.
+    pub moves: Vec<String>,
+    /// The 1-based line the game starts on.
+    pub line: usize,
+}
+
+impl PgnGame {
+    /// The value of tag `name` (any case), if present.
+    pub fn tag(&self, name: &str) -> Option<&str> {
+        self.tags.iter().find(|(n, _)| n.eq_ignore_ascii_case(name)).map(|(_, v)| v.as_str())
+    }
 }
 
 /// `[Name "value"]` as (name, value), escapes undone.
@@ -107,44 +134,139 @@ fn tag(line: &str) -> Option<(&str, String)> {
     Some((name, value))
 }
 
-/// Every game's players and result in PGN text: this runner's, or another xiangqi tool's
-/// Chinese-chess PGN. A game starts at a tag after move text or at a tag its game already has.
-pub fn read_games(text: &str) -> Vec<PgnGame> {
-    let mut games = Vec::new();
-    let mut tags: Vec<(String, String)> = Vec::new();
-    let mut in_moves = false;
-    let mut finish = |tags: &mut Vec<(String, String)>| {
-        if tags.is_empty() {
-            return;
-        }
-        let get = |names: &[&str]| {
-            tags.iter().find(|(n, _)| names.iter().any(|m| n.eq_ignore_ascii_case(m))).map(|t| t.1.clone())
-        };
-        let result = match get(&["Result"]).as_deref().map(str::trim) {
-            Some("1-0") => Some(GameResult::RedWins),
-            Some("0-1") => Some(GameResult::BlackWins),
-            Some("1/2-1/2") => Some(GameResult::Draw),
-            _ => None,
-        };
-        let red = get(&["Red", "White"]).unwrap_or_default();
-        games.push(PgnGame { red, black: get(&["Black"]).unwrap_or_default(), result });
-        tags.clear();
+/// A game result as PGN writes it.
+fn result_of(text: &str) -> Option<Option<GameResult>> {
+    match text {
+        "1-0" => Some(Some(GameResult::RedWins)),
+        "0-1" => Some(Some(GameResult::BlackWins)),
+        "1/2-1/2" => Some(Some(GameResult::Draw)),
+        "*" => Some(None),
+        _ => None,
+    }
+}
+
+/// One token of move text.
+#[derive(Debug, PartialEq, Eq)]
+enum Token<'a> {
+    /// A move (or anything else that is not a number, a NAG or a result), annotations removed.
+    Move(&'a str),
+    /// A game-ending result: `1-0`, `0-1`, `1/2-1/2` or `*`.
+    End(Option<GameResult>),
+}
+
+/// The meaning of a whitespace-free word of move text, if any: move numbers (`12.`, `3...`,
+/// `...`, also glued to a move as `1.H2-E2`) and NAGs (`$1`) carry none.
+fn token(word: &str) -> Option<Token<'_>> {
+    if let Some(r) = result_of(word) {
+        return Some(Token::End(r));
+    }
+    let digits = word.len() - word.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+    let word = match word[digits..].trim_start_matches('.') {
+        rest if rest.len() < word.len() - digits => rest,
+        _ => word,
     };
-    for line in text.lines() {
-        let line = line.trim();
-        match tag(line) {
-            Some((name, value)) => {
-                if in_moves || tags.iter().any(|(n, _)| n == name) {
-                    finish(&mut tags);
-                    in_moves = false;
-                }
-                tags.push((name.to_string(), value));
+    let word = word.trim_end_matches(['!', '?', '+', '#']);
+    (!word.is_empty() && !word.starts_with('$')).then_some(Token::Move(word))
+}
+
+/// The move-text reader's state across lines: inside a `{comment}` or `(variation)`.
+#[derive(Default)]
+struct MoveText {
+    in_comment: bool,
+    depth: usize,
+}
+
+impl MoveText {
+    /// The tokens of one line of move text; `;` comments end the line.
+    fn tokens<'a>(&mut self, line: &'a str, out: &mut Vec<Token<'a>>) {
+        let mut word_at = None;
+        for (i, c) in line.char_indices().chain([(line.len(), ' ')]) {
+            let separator = c.is_whitespace() || "{};()".contains(c);
+            if let (Some(at), true) = (word_at, separator) {
+                out.extend(token(&line[at..i]));
+                word_at = None;
             }
-            None if !line.is_empty() && !tags.is_empty() => in_moves = true,
-            None => {}
+            if self.in_comment {
+                self.in_comment = c != '}';
+                continue;
+            }
+            match c {
+                '{' => self.in_comment = true,
+                ';' => return,
+                '(' => self.depth += 1,
+                ')' => self.depth = self.depth.saturating_sub(1),
+                _ if separator => {}
+                _ if self.depth == 0 && word_at.is_none() => word_at = Some(i),
+                _ => {}
+            }
         }
     }
-    finish(&mut tags);
+}
+
+/// Every game in PGN text: this runner's, or another xiangqi tool's Chinese-chess PGN. A game
+/// starts at a tag after move text, at a tag its game already has, or at moves after a result.
+pub fn read_games(text: &str) -> Vec<PgnGame> {
+    let mut games = Vec::new();
+    let mut game: Option<PgnGame> = None;
+    let mut movetext = MoveText::default();
+    let mut in_moves = false;
+    let mut ended: Option<Option<GameResult>> = None;
+    let mut finish = |game: &mut Option<PgnGame>, ended: Option<Option<GameResult>>| {
+        if let Some(mut g) = game.take() {
+            let get = |names: &[&str]| names.iter().find_map(|n| g.tag(n)).map(String::from);
+            let (red, black, result) = (get(&["Red", "White"]), get(&["Black"]), get(&["Result"]));
+            g.red = red.unwrap_or_default();
+            g.black = black.unwrap_or_default();
+            g.result = match result {
+                Some(r) => result_of(r.trim()).flatten(),
+                None => ended.flatten(),
+            };
+            games.push(g);
+        }
+    };
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    for (n, line) in text.lines().enumerate() {
+        let outside = !movetext.in_comment && movetext.depth == 0;
+        let trimmed = line.trim();
+        if outside && trimmed.starts_with('%') {
+            continue;
+        }
+        let new_game = |line: usize| PgnGame {
+            red: String::new(),
+            black: String::new(),
+            result: None,
+            tags: Vec::new(),
+            moves: Vec::new(),
+            line,
+        };
+        match tag(trimmed).filter(|_| outside) {
+            Some((name, value)) => {
+                let repeated = game.as_ref().is_some_and(|g| g.tags.iter().any(|(t, _)| t == name));
+                if in_moves || repeated {
+                    finish(&mut game, ended.take());
+                    in_moves = false;
+                }
+                game.get_or_insert_with(|| new_game(n + 1)).tags.push((name.to_string(), value));
+            }
+            None => {
+                let mut tokens = Vec::new();
+                movetext.tokens(line, &mut tokens);
+                in_moves |= game.is_some() && !trimmed.is_empty();
+                for t in tokens {
+                    if ended.is_some() {
+                        finish(&mut game, ended.take());
+                    }
+                    let g = game.get_or_insert_with(|| new_game(n + 1));
+                    in_moves = true;
+                    match t {
+                        Token::Move(m) => g.moves.push(m.to_string()),
+                        Token::End(r) => ended = Some(r),
+                    }
+                }
+            }
+        }
+    }
+    finish(&mut game, ended);
     games
 }
 
@@ -207,6 +329,9 @@ mod tests {
         let text = write_game(&h, &g2);
         assert!(text.contains("[FEN \"4k4/9/9/9/9/9/9/9/4A4/3K1R3 b - - 0 7\"]"));
         assert!(text.contains("\n7. ... E9-E8 {x} 1/2-1/2\n"));
+        let back = read_games(&text);
+        assert_eq!((back[0].moves.clone(), back[0].result), (vec!["E9-E8".to_string()], Some(GameResult::Draw)));
+        assert_eq!(back[0].tag("FEN"), Some("4k4/9/9/9/9/9/9/9/4A4/3K1R3 b - - 0 7"));
     }
 
     #[test]
@@ -226,16 +351,50 @@ mod tests {
         let other = "[Game \"Chinese Chess\"]\n[White \"C\"]\n[Black \"D\"]\n[Result \"0-1\"]\n1. C3-C4 0-1\n\
                      [Game \"Chinese Chess\"]\n[Red \"C\"]\n[Black \"D\"]\n[Result \"*\"]\n*\n";
         let got = read_games(&(ours + other));
-        let p = |r: &str, b: &str, res| PgnGame { red: r.into(), black: b.into(), result: res };
+        let summary: Vec<(&str, &str, Option<GameResult>, Vec<&str>)> = got
+            .iter()
+            .map(|g| (g.red.as_str(), g.black.as_str(), g.result, g.moves.iter().map(String::as_str).collect()))
+            .collect();
         assert_eq!(
-            got,
+            summary,
             vec![
-                p("A \"x\"", "B", Some(GameResult::RedWins)),
-                p("A \"x\"", "B", Some(GameResult::Draw)),
-                p("C", "D", Some(GameResult::BlackWins)),
-                p("C", "D", None),
+                ("A \"x\"", "B", Some(GameResult::RedWins), vec!["H2-E2"]),
+                ("A \"x\"", "B", Some(GameResult::Draw), vec!["H2-E2"]),
+                ("C", "D", Some(GameResult::BlackWins), vec!["C3-C4"]),
+                ("C", "D", None, vec![]),
             ]
         );
+        assert_eq!(got[0].tag("format"), Some("ICCS"));
+        assert_eq!(got.iter().map(|g| g.line).collect::<Vec<_>>(), [1, 15, 29, 34]);
+    }
+
+    #[test]
+    fn move_text_without_numbers_comments_variations_or_annotations() {
+        let text = "\u{feff}% an escaped line\n[Red \"A\"]\n[FEN \"4k4/9/9/9/9/9/9/9/R8/5K3 w - - 0 1\"]\n\n\
+                    1.A1-A9 {check; [Red \"not a tag\"]\n still the comment} E9-E8 ; to the end of the line\n\
+                    2. a9a8!? (2. A9-B9 (2. A9-C9) E8-E7) e8e9 $1 3. ... {x}A8-A9+ 1-0\n\
+                    1. C3-C4 *\n";
+        let games = read_games(text);
+        assert_eq!(games.len(), 2);
+        assert_eq!(games[0].moves, ["A1-A9", "E9-E8", "a9a8", "e8e9", "A8-A9"]);
+        assert_eq!((games[0].red.as_str(), games[0].result), ("A", Some(GameResult::RedWins)));
+        assert_eq!(games[0].tag("FEN"), Some("4k4/9/9/9/9/9/9/9/R8/5K3 w - - 0 1"));
+        // Untagged move text after a result is the next game; its result comes from the text.
+        assert_eq!((games[1].moves.clone(), games[1].result, games[1].line), (vec!["C3-C4".to_string()], None, 8));
+        assert_eq!(read_games("1. H2-E2 H9-G7 1/2-1/2")[0].result, Some(GameResult::Draw));
+        assert!(read_games("\n  \n{only a comment}\n").is_empty());
+    }
+
+    #[test]
+    fn moves_with_or_without_the_hyphen() {
+        let m = Move::parse("h2e2").unwrap();
+        for text in ["h2e2", "H2E2", "H2-E2", "h2-e2"] {
+            assert_eq!(parse_move(text), Ok(m), "{text}");
+        }
+        for bad in ["H2--E2", "H2-E", "H2_E2", "炮二平五", "C2.5", "h2-h2", "-h2e2"] {
+            let err = parse_move(bad).unwrap_err();
+            assert!(err.starts_with("malformed move '") && err.ends_with("expected ICCS like h2e2 or H2-E2"), "{err}");
+        }
     }
 
     #[test]
