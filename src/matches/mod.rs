@@ -5,5 +5,7 @@ pub mod engine;
 pub mod game;
 pub mod openings;
 pub mod pgn;
+pub mod ranks;
 pub mod scheduler;
 pub mod stats;
+pub mod table;
