@@ -353,3 +353,307 @@ fn stats_reads_other_tools_pgn_and_refuses_bad_input() {
         assert_eq!(String::from_utf8_lossy(&o.stderr).trim_end().lines().count(), 1, "{args:?}");
     }
 }
+
+/// Runs `chuhe match` with `args`, which must succeed; its stdout and stderr.
+fn match_ok(args: &[String]) -> String {
+    let (ok, out) = run_match(args, HANG);
+    assert!(ok, "match failed:\n{out}");
+    out
+}
+
+/// `-engine` words for a fake engine speaking `proto` with `extra` fake arguments and `more`
+/// engine settings.
+fn fake_with(name: &str, proto: &str, extra: &str, more: &str) -> Vec<String> {
+    let mut v = fake_engine(name, extra);
+    v.push(format!("proto={proto}"));
+    v.extend(words(more));
+    v
+}
+
+#[test]
+fn unknown_options_are_warned_once_per_engine_and_the_match_goes_on() {
+    let openings = temp("options-openings.txt", "startpos\n");
+    let mut args = fake_with("A", "ucci", &format!("{} --options Hash", script(SHUFFLE)), "option.Hash=1 option.Foo=2");
+    args.extend(fake_with(
+        "B",
+        "uci",
+        &format!("{} --options Threads", script(SHUFFLE)),
+        "option.Threads=1 option.Bar=3",
+    ));
+    args.extend(words(&format!(
+        "-each st=2 timemargin=200 -openings file={} -games 4 -concurrency 2",
+        openings.display()
+    )));
+    let out = match_ok(&args);
+    let ucci = "Warning: A does not know option 'Foo' (it answered: info string error: no such option Foo)";
+    let uci = "Warning: B does not know option 'Bar' (not in its option list; it answered: No such option: Bar)";
+    // Two workers start each engine twice; the warning is said once.
+    assert_eq!(out.matches(ucci).count(), 1, "{out}");
+    assert_eq!(out.matches(uci).count(), 1, "{out}");
+    assert_eq!(out.matches("Warning").count(), 2, "{out}");
+    assert_eq!(out.lines().filter(|l| l.starts_with("Finished game")).count(), 4, "{out}");
+    // Chuhe over UCI lists its options: one it does not have is caught before it answers.
+    // A hidden option it takes silently is only "not listed".
+    let mut args =
+        words(&format!("-engine cmd={CHUHE} name=C proto=uci option.Hash=8 option.Frobs=1 option.null_move=true"));
+    args.extend(fake_engine("B", &script(SHUFFLE)));
+    args.extend(words(&format!("-each depth=1 -openings file={}", openings.display())));
+    let out = match_ok(&args);
+    assert!(out.contains("Warning: C does not know option 'Frobs' (not in its option list; it answered: "), "{out}");
+    assert!(out.contains("Warning: C does not list option 'null_move' (sent anyway; it did not object)"), "{out}");
+    assert_eq!(out.matches("Warning").count(), 2, "{out}");
+}
+
+#[test]
+fn debug_logs_every_line_with_engine_and_direction() {
+    let openings = temp("debug-openings.txt", "startpos\n");
+    let mut args = fake_engine("A", &script(LINE));
+    args.extend(fake_with("B", "uci", &script(LINE), ""));
+    args.extend(words(&format!("-each st=2 timemargin=200 -openings file={} -games 1", openings.display())));
+    let quiet = match_ok(&args);
+    assert!(!quiet.contains(" A < ") && !quiet.contains(" B > "), "{quiet}");
+    let mut to_stderr = args.clone();
+    to_stderr.push("-debug".into());
+    let out = match_ok(&to_stderr);
+    for line in [" A < ucci", " A > ucciok", " A < setoption usemillisec true", " A < go time 2000 movestogo 1"] {
+        assert!(out.contains(line), "{line}\n{out}");
+    }
+    for line in [" B < uci", " B > uciok", " B < ucinewgame", " B < go movetime 2000", " B > bestmove h9g7"] {
+        assert!(out.contains(line), "{line}\n{out}");
+    }
+    assert!(out.contains(" A < position fen rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1"));
+    let log = temp("debug.log", "");
+    let mut to_file = args.clone();
+    to_file.extend(words(&format!("-debug file={}", log.display())));
+    let out = match_ok(&to_file);
+    assert!(!out.contains(" A < "), "{out}");
+    let text = std::fs::read_to_string(&log).unwrap();
+    assert!(text.contains(" A > bestmove h2e2\n") && text.contains(" B < quit\n"), "{text}");
+}
+
+#[test]
+fn pgn_has_time_control_setup_and_cutechess_move_comments() {
+    let pgn = temp("comments.pgn", "");
+    std::fs::remove_file(&pgn).unwrap();
+    // The same game twice: from the start with two opening moves, and from the FEN they reach.
+    let openings = temp(
+        "comment-openings.txt",
+        "startpos moves h2e2 h9g7\nrnbakab1r/9/1c4nc1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR w - - 2 2\n",
+    );
+    let mut args = fake_with("A", "ucci", &format!("{} --score 35", script(LINE)), "");
+    args.extend(fake_with("B", "uci", &format!("{} --score M3", script(LINE)), ""));
+    args.extend(words(&format!(
+        "-each tc=40/60+0.5 timemargin=200 -openings file={} -repeat 1 -games 2 -pgnout {}",
+        openings.display(),
+        pgn.display()
+    )));
+    match_ok(&args);
+    let text = std::fs::read_to_string(&pgn).unwrap();
+    let games: Vec<&str> = text.split("[Game ").filter(|g| !g.is_empty()).collect();
+    assert_eq!(games.len(), 2, "{text}");
+    assert!(games.iter().all(|g| g.contains("[TimeControl \"40/60+0.5\"]")), "{text}");
+    assert!(!games[0].contains("[SetUp") && !games[0].contains("[FEN"), "{text}");
+    assert!(games[1].contains("[SetUp \"1\"]\n[FEN \"rnbakab1r/9/1c4nc1/"), "{text}");
+    // Opening moves carry no comment; engine moves carry score/depth and time, mates as +M3.
+    let moves = |g: &str| g.split("\n\n").nth(1).unwrap_or("").split_whitespace().collect::<Vec<_>>().join(" ");
+    let first = moves(games[0]);
+    assert!(first.starts_with("1. H2-E2 H9-G7 2. H0-G2 {+0.35/7 "), "{first}");
+    assert!(first.contains("s} I9-H9 {+M3/7 "), "{first}");
+    let second = moves(games[1]);
+    assert!(second.starts_with("2. H0-G2 {+M3/7 "), "{second}");
+    // The comments keep the file readable by `chuhe stats`.
+    let out = stats(&[pgn], "");
+    assert!(out.starts_with("Score of A vs B: "), "{out}");
+}
+
+#[test]
+fn xboard_engines_play_ucci_engines() {
+    let pgn = temp("xboard.pgn", "");
+    std::fs::remove_file(&pgn).unwrap();
+    let mut args = words(&format!("-engine cmd={CHUHE} name=X proto=xboard option.MultiPV=1 option.Bogus=1"));
+    args.extend(words(&format!(
+        "-engine cmd={CHUHE} name=U proto=ucci -each depth=2 -games 2 -pgnout {}",
+        pgn.display()
+    )));
+    args.extend(words(
+        "-openings order=random -srand 9 -draw movenumber=30 movecount=4 score=30 -resign movecount=3 score=500",
+    ));
+    let out = match_ok(&args);
+    assert!(
+        out.contains("Warning: X does not know option 'Bogus' (not in its option list; it answered: Error ("),
+        "{out}"
+    );
+    assert_eq!(out.matches("Warning").count(), 1, "{out}");
+    let finished: Vec<&str> = out.lines().filter(|l| l.starts_with("Finished game")).collect();
+    assert_eq!(finished.len(), 2, "{out}");
+    for line in finished {
+        for bad in ["illegal", "disconnects", "stalls", "on time", "makes no move"] {
+            assert!(!line.contains(bad), "{line}");
+        }
+    }
+    // Both engines' thinking is in the comments (depth 2).
+    let text = std::fs::read_to_string(&pgn).unwrap();
+    assert!(text.matches("/2 ").count() > 10, "{text}");
+}
+
+/// One game of a CECP fake (`a`, Red) against a UCCI fake (`b`) from `opening`, with `more`.
+fn xboard_game(a: &str, b: &str, opening: &str, more: &str) -> String {
+    let file = temp(&format!("xb-{:x}.txt", fxhash(a) ^ fxhash(b) ^ fxhash(opening) ^ fxhash(more)), opening);
+    let mut args = fake_with("A", "xboard", a, "");
+    args.extend(fake_engine("B", b));
+    args.extend(words(&format!("-each st=2 timemargin=200 -games 1 -openings file={} {more}", file.display())));
+    match_ok(&args)
+}
+
+#[test]
+fn xboard_moves_setboard_clocks_claims_resignation_and_draws() {
+    // From a FEN: the engine gets `setboard`, else its scripted move would be the wrong one.
+    let out = xboard_game("--script b0b9", "--script b0b9", "4k4/R8/9/9/9/9/9/9/9/1R1K5 w - - 0 1\n", "");
+    let line = out.lines().find(|l| l.starts_with("Finished game 1")).unwrap_or_else(|| panic!("{out}"));
+    assert!(line.starts_with("Finished game 1 (A vs B): 1-0 {") && line.contains("checkmate"), "{out}");
+    // Moves both ways, `level`, `time`/`otim` in centiseconds, `usermove`, `force` after a move.
+    let out = xboard_game(&script(SHUFFLE), &script(SHUFFLE), "startpos\n", "-each tc=40/60+0.5 -debug");
+    assert!(out.contains("Finished game 1 (A vs B): 1/2-1/2 {"), "{out}");
+    for line in [" A < level 40 1 0.5", " A < time 6000", " A < otim 6000", " A > move h0g2", " A < force"] {
+        assert!(out.contains(line), "{line}\n{out}");
+    }
+    assert!(out.contains(" A < usermove h9g7"), "{out}");
+    // A claim instead of a move is only advisory: the rules say the game goes on.
+    let out = xboard_game(&format!("{} --mode nomove --at 2", script(LINE)), &script(LINE), "startpos\n", "");
+    assert!(
+        out.contains(
+            "Finished game 1 (A vs B): 0-1 {Red makes no move (claims 1/2-1/2 (Draw by the fake's own rules))}"
+        ),
+        "{out}"
+    );
+    // The engine's board is not the game's once it refuses a move the rules allow.
+    let out = xboard_game(&format!("{} --mode refuse --at 1", script(LINE)), &script(LINE), "startpos\n", "");
+    assert!(out.contains("Finished game 1 (A vs B): 0-1 {Red refuses a legal move (Illegal move: h9g7)}"), "{out}");
+    let out = xboard_game(&format!("{} --mode resign --at 2", script(LINE)), &script(LINE), "startpos\n", "");
+    assert!(out.contains("Finished game 1 (A vs B): 0-1 {Red resigns}"), "{out}");
+    // Draw offers cross protocols both ways: CECP `offer draw` <-> UCCI `go draw` / `bestmove .. draw`.
+    let offer = format!("{} --mode offerdraw --at 2", script(LINE));
+    let accept = format!("{} --mode acceptdraw", script(LINE));
+    let out = xboard_game(&offer, &accept, "startpos\n", "");
+    assert!(out.contains("Finished game 1 (A vs B): 1/2-1/2 {Draw by agreement}"), "{out}");
+    let out = xboard_game(&accept, &format!("{} --mode offerdraw --at 3", script(LINE)), "startpos\n", "");
+    assert!(out.contains("Finished game 1 (A vs B): 1/2-1/2 {Draw by agreement}"), "{out}");
+    // An option not in the `feature option=` list gets a warning (and CECP's error).
+    let file = temp("xb-options.txt", "startpos\n");
+    let mut args = fake_with("A", "xboard", &format!("{} --options Hash", script(LINE)), "option.Hash=1 option.Foo=2");
+    args.extend(fake_engine("B", &script(LINE)));
+    args.extend(words(&format!("-each st=2 timemargin=200 -games 1 -openings file={}", file.display())));
+    let out = match_ok(&args);
+    let warning =
+        "Warning: A does not know option 'Foo' (not in its option list; it answered: Error (unknown option): Foo)";
+    assert!(out.contains(warning), "{out}");
+    assert_eq!(out.matches("Warning").count(), 1, "{out}");
+}
+
+#[test]
+fn ranks_from_one_are_detected_or_set_and_translated() {
+    let proxy = format!("{}/tests/fixtures/ranks1_engine.py", env!("CARGO_MANIFEST_DIR"));
+    let log = temp("ranks.log", "");
+    let openings = temp("ranks-openings.txt", "startpos\n");
+    // F1 lists UCI_Variant and is asked; F2 does not and is told with ranks=1.
+    let mut args = words(&format!("-engine cmd={proxy} arg=--chuhe arg={CHUHE} name=F1 proto=uci"));
+    args.extend(words(&format!(
+        "-engine cmd={proxy} arg=--chuhe arg={CHUHE} arg=--no-variant name=F2 proto=uci ranks=1"
+    )));
+    args.extend(words(&format!(
+        "-each depth=2 -games 2 -openings file={} -debug file={}",
+        openings.display(),
+        log.display()
+    )));
+    args.extend(words("-draw movenumber=30 movecount=4 score=30 -resign movecount=3 score=500"));
+    let out = match_ok(&args);
+    let finished: Vec<&str> = out.lines().filter(|l| l.starts_with("Finished game")).collect();
+    assert_eq!(finished.len(), 2, "{out}");
+    for line in finished {
+        for bad in ["illegal", "disconnects", "stalls", "on time", "makes no move"] {
+            assert!(!line.contains(bad), "{line}");
+        }
+    }
+    assert!(out.contains("Note: F1 numbers ranks 1-10 (it calls e0e1 'e1e2'); its moves are translated"), "{out}");
+    assert!(!out.contains("Note: F2"), "{out}");
+    let text = std::fs::read_to_string(&log).unwrap();
+    assert!(text.contains(" F1 < position fen 3k5/9/9/9/9/9/9/9/9/r3K4 w - - 0 1\n"), "{text}");
+    assert!(text.contains(" F1 > bestmove e1e2"), "{text}");
+    assert!(!text.contains(" F2 < position fen 3k5/"), "{text}");
+    // Moves go out with ranks 1-10.
+    let sent: Vec<&str> = text
+        .lines()
+        .filter(|l| l.contains(" F2 < position fen "))
+        .filter_map(|l| l.split(" moves ").nth(1))
+        .flat_map(str::split_whitespace)
+        .collect();
+    assert!(sent.len() > 10, "{text}");
+    for m in sent {
+        let ranks: Vec<u32> = m.split(|c: char| c.is_ascii_lowercase()).filter_map(|r| r.parse().ok()).collect();
+        assert!(ranks.len() == 2 && ranks.iter().all(|r| (1..=10).contains(r)), "{m}");
+    }
+    // Told the wrong numbering, the engine's first move from the start is no legal move.
+    let mut args = words(&format!("-engine cmd={proxy} arg=--chuhe arg={CHUHE} name=F1 proto=uci ranks=0"));
+    args.extend(words(&format!(
+        "-engine cmd={CHUHE} name=C proto=ucci -each depth=1 -openings file={}",
+        openings.display()
+    )));
+    let out = match_ok(&args);
+    assert!(out.contains("Finished game 1 (F1 vs C): 0-1 {Red makes an illegal move: "), "{out}");
+}
+
+#[test]
+fn round_robin_plays_every_pair_and_ends_with_a_cross_table() {
+    let openings = temp("rr-openings.txt", "startpos\n");
+    let pgn = temp("rr.pgn", "");
+    std::fs::remove_file(&pgn).unwrap();
+    // A draws by repetition or wins; B always plays an illegal move; C only with Red.
+    let mut args = fake_engine("A", &script(SHUFFLE));
+    args.extend(fake_engine("B", &format!("{} --mode illegal", script(SHUFFLE))));
+    args.extend(fake_engine("C", &format!("{} --mode illegal --redonly", script(SHUFFLE))));
+    let flags = format!(
+        "-each st=2 timemargin=200 -openings file={} -games 2 -concurrency 2 -pgnout {}",
+        openings.display(),
+        pgn.display()
+    );
+    args.extend(words(&flags));
+    let (ok, out) = run_match(&args, HANG);
+    assert!(!ok && out.contains("3 engines need -tournament round-robin"), "{out}");
+    args.extend(words("-tournament round-robin -sprt elo0=0 elo1=10"));
+    let out = match_ok(&args);
+    assert!(out.contains("Warning: -sprt applies to two-engine matches only"), "{out}");
+    let mut started: Vec<&str> = out.lines().filter(|l| l.starts_with("Started game")).collect();
+    started.sort();
+    assert_eq!(
+        started,
+        [
+            "Started game 1 of 6 (A vs B)",
+            "Started game 2 of 6 (B vs A)",
+            "Started game 3 of 6 (A vs C)",
+            "Started game 4 of 6 (C vs A)",
+            "Started game 5 of 6 (B vs C)",
+            "Started game 6 of 6 (C vs B)",
+        ]
+    );
+    assert!(out.contains("Score of A vs B: 2 - 0 - 0  [1.000] 2"), "{out}");
+    assert!(out.contains("Score of A vs C: 1 - 0 - 1  [0.750] 2"), "{out}");
+    assert!(out.contains("Score of B vs C: 1 - 1 - 0  [0.500] 2"), "{out}");
+    let table: Vec<&str> = out.lines().skip_while(|l| !l.starts_with("Rank  Name")).take(4).collect();
+    assert_eq!(table.len(), 4, "{out}");
+    assert_eq!(table[0], "Rank  Name  Games  Points   Score      Elo     +/-  1      2      3");
+    assert!(
+        table[1].starts_with("   1  A         4     3.5   87.5%    338.0 ")
+            && table[1].ends_with("  -      1.5/2  2.0/2")
+    );
+    assert!(
+        table[2].starts_with("   2  C         4     1.5   37.5%    -88.7 ")
+            && table[2].ends_with("  0.5/2  -      1.0/2")
+    );
+    assert!(
+        table[3].starts_with("   3  B         4     1.0   25.0%   -190.8 ") && table[3].ends_with("  0.0/2  1.0/2  -")
+    );
+    assert!(!out.contains("SPRT:") && !out.contains("Elo difference"), "{out}");
+    assert!(out.contains("\nFinished match\n"), "{out}");
+    let text = std::fs::read_to_string(&pgn).unwrap();
+    assert_eq!(text.matches("[Round \"1\"]").count(), 6, "{text}");
+}

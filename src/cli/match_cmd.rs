@@ -3,7 +3,8 @@
 use crate::matches::engine::{EngineConfig, Limit, Proto};
 use crate::matches::game::{Adjudication, DrawRule, ResignRule};
 use crate::matches::openings::{load_openings, Opening};
-use crate::matches::scheduler::{run_match, MatchConfig};
+use crate::matches::ranks::Ranks;
+use crate::matches::scheduler::{run_match, DebugTo, MatchConfig};
 use crate::matches::stats::Sprt;
 use std::io::IsTerminal;
 
@@ -13,8 +14,8 @@ pub(super) const ABOUT: &str = "engine-vs-engine matches over UCCI or UCI, with 
 /// `chuhe match --help`.
 pub(super) const HELP: &str = "\
 usage:
-  chuhe match -engine cmd=PROG [KEY=VALUE...] -engine cmd=PROG [KEY=VALUE...]
-              [-each KEY=VALUE...] [-games N] [-rounds N] [-concurrency N]
+  chuhe match -engine cmd=PROG [KEY=VALUE...] -engine cmd=PROG [KEY=VALUE...] [-engine ...]...
+              [-tournament round-robin] [-each KEY=VALUE...] [-debug [file=F]] [-games N] [-rounds N] [-concurrency N]
               [-openings file=F [order=sequential|random] [start=N]] [-repeat [N]] [-srand N]
               [-pgnout FILE] [-sprt elo0=E elo1=E alpha=A beta=B] [-ratinginterval N]
               [-resign movecount=N score=CP] [-draw movenumber=N movecount=N score=CP]
@@ -23,7 +24,9 @@ usage:
 engines (-engine, twice; -each sets both):
   cmd=PROG            the engine's program (required)
   name=NAME           its name in output and PGN (default: the program's file name)
-  proto=ucci|uci      its protocol (default ucci)
+  proto=ucci|uci|xboard  its protocol (default ucci)
+  ranks=0|1           the engine numbers ranks 0-9 or 1-10 (default: 0, or detected for UCI
+                      engines that list UCI_Variant)
   arg=A               a command-line argument (repeatable)
   dir=D               its working directory
   option.NAME=VALUE   an option (UCCI 'setoption NAME VALUE', UCI 'setoption name NAME value V')
@@ -50,6 +53,8 @@ match:
                       (defaults 3 and 1000)
   -draw movenumber=M movecount=N score=CP   from move M, both within +-CP for N moves each:
                       a draw (defaults 0, 8 and 10)
+  -tournament round-robin   three or more engines: every pair plays; a cross table at the end
+  -debug [file=F]     log every line sent to and received from each engine (stderr or F)
   -recover            accepted; a crashed engine is always restarted
 
 Illegal moves, crashes, stalls and time forfeits lose; every position is judged by the rules
@@ -67,9 +72,11 @@ examples:
 
 /// Runs `chuhe match` with `args`.
 pub fn run(args: &[String]) -> Result<(), String> {
-    let cfg = parse(args)?;
+    let mut cfg = parse(args)?;
+    if cfg.engines.len() > 2 && cfg.sprt.take().is_some() {
+        eprintln!("Warning: -sprt applies to two-engine matches only; ignored in this round-robin");
+    }
     let stdout = std::io::stdout();
-    let mut cfg = cfg;
     cfg.live = stdout.is_terminal();
     let mut out = stdout.lock();
     run_match(&cfg, &mut out).map(|_| ())
@@ -156,6 +163,7 @@ pub(super) struct EngineDraft {
     limit_keys: Vec<String>,
     margin_ms: Option<u64>,
     timeout_ms: Option<u64>,
+    ranks: Option<Ranks>,
 }
 
 impl EngineDraft {
@@ -170,7 +178,8 @@ impl EngineDraft {
                 self.proto = Some(match v {
                     "ucci" => Proto::Ucci,
                     "uci" => Proto::Uci,
-                    _ => return Err(format!("proto '{v}': expected ucci or uci")),
+                    "xboard" | "cecp" => Proto::Xboard,
+                    _ => return Err(format!("proto '{v}': expected ucci, uci or xboard")),
                 })
             }
             "tc" | "st" | "nodes" | "depth" => {
@@ -186,6 +195,13 @@ impl EngineDraft {
             }
             "timemargin" => self.margin_ms = Some(number("timemargin", v)?),
             "timeout" => self.timeout_ms = Some(number("timeout", v)?),
+            "ranks" => {
+                self.ranks = Some(match v {
+                    "0" => Ranks::FromZero,
+                    "1" => Ranks::FromOne,
+                    _ => return Err(format!("ranks '{v}': expected 0 (ranks 0-9) or 1 (ranks 1-10)")),
+                })
+            }
             _ => match key.strip_prefix("option.") {
                 Some(name) if !name.is_empty() => self.options.push((name.to_string(), v.to_string())),
                 _ => return Err(format!("unknown engine setting '{key}'")),
@@ -207,6 +223,7 @@ impl EngineDraft {
         }
         d.margin_ms = d.margin_ms.or(each.margin_ms);
         d.timeout_ms = d.timeout_ms.or(each.timeout_ms);
+        d.ranks = d.ranks.or(each.ranks);
         let mut args = each.args.clone();
         args.extend(d.args);
         d.args = args;
@@ -224,6 +241,10 @@ impl EngineDraft {
         }
         let limit =
             self.limit.ok_or_else(|| format!("engine {} needs a limit: tc=, st=, nodes= or depth=", index + 1))?;
+        let proto = self.proto.unwrap_or(Proto::Ucci);
+        if proto == Proto::Xboard && matches!(limit, Limit::Nodes(_)) {
+            return Err(format!("engine {}: proto=xboard has no node limit; use tc=, st= or depth=", index + 1));
+        }
         let name = self.name.unwrap_or_else(|| {
             std::path::Path::new(&cmd).file_name().map_or(cmd.clone(), |n| n.to_string_lossy().into_owned())
         });
@@ -232,11 +253,13 @@ impl EngineDraft {
             cmd,
             args: self.args,
             dir: self.dir,
-            proto: self.proto.unwrap_or(Proto::Ucci),
+            proto,
             options: self.options,
             limit,
             margin_ms: self.margin_ms.unwrap_or(0),
             timeout_ms: self.timeout_ms.unwrap_or(60_000),
+            ranks: self.ranks,
+            debug: None,
         })
     }
 }
@@ -271,6 +294,8 @@ struct Flags {
     srand: Option<u64>,
     event: String,
     shard: Option<(usize, usize)>,
+    round_robin: bool,
+    debug: Option<DebugTo>,
 }
 
 impl Default for Flags {
@@ -292,6 +317,8 @@ impl Default for Flags {
             srand: None,
             event: "Chuhe match".to_string(),
             shard: None,
+            round_robin: false,
+            debug: None,
         }
     }
 }
@@ -327,6 +354,17 @@ impl Flags {
             "pgnout" => self.pgnout = Some(one_value(flag, words)?.to_string()),
             "event" => self.event = words.join(" "),
             "recover" => {} // crashed engines are always restarted
+            "tournament" => match one_value(flag, words)? {
+                "round-robin" => self.round_robin = true,
+                other => return Err(format!("-tournament '{other}': only round-robin is supported")),
+            },
+            "debug" => {
+                self.debug = Some(match pairs(flag, words)?.as_slice() {
+                    [] => DebugTo::Stderr,
+                    [(k, f)] if k == "file" && !f.is_empty() => DebugTo::File(f.clone()),
+                    _ => return Err("-debug takes nothing or file=F".into()),
+                })
+            }
             "openings" => self.openings(words)?,
             "sprt" => self.sprt = Some(parse_sprt(words)?),
             "resign" => self.adjudication.resign = Some(parse_resign(words)?),
@@ -369,13 +407,25 @@ impl Flags {
 
     /// The complete configuration, or what is missing or wrong.
     fn finish(self) -> Result<MatchConfig, String> {
-        let [a, b] = match self.drafts.as_slice() {
-            [a, b] => [a.with_defaults(&self.each).finish(0)?, b.with_defaults(&self.each).finish(1)?],
-            d => return Err(format!("need exactly two -engine flags, got {} (see --help)", d.len())),
-        };
-        let mut engines = [a, b];
-        if engines[0].name == engines[1].name {
-            engines[1].name += "-2";
+        match self.drafts.len() {
+            0 | 1 => return Err(format!("need two -engine flags, got {} (see --help)", self.drafts.len())),
+            2 => {}
+            n if !self.round_robin => {
+                return Err(format!("{n} engines need -tournament round-robin (a match is two engines)"))
+            }
+            _ => {}
+        }
+        let mut engines = Vec::new();
+        for (i, d) in self.drafts.iter().enumerate() {
+            let mut e = d.with_defaults(&self.each).finish(i)?;
+            // Names key the results (tallies, PGN): make them unique.
+            let base = e.name.clone();
+            let mut k = 2;
+            while engines.iter().any(|o: &EngineConfig| o.name == e.name) {
+                e.name = format!("{base}-{k}");
+                k += 1;
+            }
+            engines.push(e);
         }
         if self.games == 0 || self.rounds == 0 || self.concurrency == 0 || self.repeat == 0 {
             return Err("-games, -rounds, -concurrency and -repeat must be at least 1".into());
@@ -394,6 +444,7 @@ impl Flags {
             event: self.event,
             live: false,
             shard: self.shard,
+            debug: self.debug,
         })
     }
 }
@@ -515,7 +566,13 @@ mod tests {
             "-engine cmd=a tc=1 depth=3 -engine cmd=b tc=1",
             "-engine cmd=a tc=1 -engine cmd=b tc=1 -games x",
             "-engine cmd=a tc=1 -engine cmd=b tc=1 -frobnicate",
-            "-engine cmd=a tc=1 proto=cecp -engine cmd=b tc=1",
+            "-engine cmd=a tc=1 proto=winboard -engine cmd=b tc=1",
+            "-engine cmd=a nodes=5 proto=xboard -engine cmd=b tc=1",
+            "-engine cmd=a tc=1 ranks=2 -engine cmd=b tc=1",
+            "-engine cmd=a tc=1 -engine cmd=b tc=1 -engine cmd=c tc=1",
+            "-engine cmd=a tc=1 -engine cmd=b tc=1 -engine cmd=c tc=1 -tournament gauntlet",
+            "-engine cmd=a tc=1 -engine cmd=b tc=1 -debug file=",
+            "-engine cmd=a tc=1 -engine cmd=b tc=1 -debug x",
             "-engine cmd=a tc=1 -engine cmd=b tc=1 -sprt elo0=10 elo1=0",
             "-engine cmd=a tc=1 -engine cmd=b tc=1 -openings file=/nonexistent/x",
             "-engine cmd=a tc=1 -engine cmd=b tc=1 -shard 3/2",
@@ -526,6 +583,23 @@ mod tests {
         ] {
             assert!(parse(&words(bad)).is_err(), "{bad}");
         }
+    }
+
+    #[test]
+    fn round_robins_xboard_ranks_and_debug() {
+        let cfg = parse(&words(
+            "-engine cmd=/bin/e proto=xboard depth=3 -engine cmd=/bin/e proto=uci ranks=1 -engine cmd=/bin/e \
+             -each st=1 -tournament round-robin -debug file=/tmp/x.log",
+        ))
+        .unwrap();
+        let names: Vec<&str> = cfg.engines.iter().map(|e| e.name.as_str()).collect();
+        assert_eq!(names, ["e", "e-2", "e-3"]);
+        assert_eq!((cfg.engines[0].proto, cfg.engines[0].limit), (Proto::Xboard, Limit::Depth(3)));
+        assert_eq!((cfg.engines[1].ranks, cfg.engines[2].ranks), (Some(Ranks::FromOne), None));
+        assert_eq!(cfg.total_games(), 3);
+        assert_eq!(cfg.debug, Some(DebugTo::File("/tmp/x.log".into())));
+        let two = parse(&words("-engine cmd=a st=1 -engine cmd=b st=1 -debug")).unwrap();
+        assert_eq!(two.debug, Some(DebugTo::Stderr));
     }
 
     #[test]

@@ -6,7 +6,7 @@
 //! `go` carries `draw`, and if its `bestmove` also carries `draw` the draw is agreed (that move
 //! is not played). An offer lapses after one reply. `bestmove m resign` resigns (`m` not played).
 
-use super::engine::{EngineConfig, EngineProcess, Failure, Limit, Proto, Reply};
+use super::engine::{Ask, EngineConfig, EngineProcess, Eval, Failure, Limit, Proto, Reply};
 use super::openings::Opening;
 use crate::board::{Color, Move, Position};
 use crate::rules::{Game, GameResult};
@@ -77,6 +77,17 @@ impl Termination {
     }
 }
 
+/// What an engine said about one of its moves, for the PGN comment.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Thinking {
+    /// Its last score, from its side.
+    pub eval: Option<Eval>,
+    /// The depth of that score.
+    pub depth: Option<u32>,
+    /// Milliseconds it took.
+    pub ms: u64,
+}
+
 /// A finished game.
 #[derive(Clone, Debug)]
 pub struct GameRecord {
@@ -86,6 +97,8 @@ pub struct GameRecord {
     pub standard: bool,
     /// All moves, opening moves included.
     pub moves: Vec<Move>,
+    /// Per move, what its engine said (`None` for opening moves).
+    pub thinking: Vec<Option<Thinking>>,
     /// The result.
     pub result: GameResult,
     /// One-line reason, e.g. `Black makes an illegal move: h2h9`.
@@ -180,6 +193,8 @@ fn go_command(proto: Proto, limit: Limit, side: Color, clocks: &[Clock; 2], limi
     let opp = clocks[side.opp().index()];
     let draw = if draw && proto == Proto::Ucci { "draw " } else { "" };
     match (proto, limit) {
+        // CECP gets its limit at the new game and its clocks with each move.
+        (Proto::Xboard, _) => String::new(),
         (_, Limit::Nodes(n)) => format!("go {draw}nodes {n}"),
         (_, Limit::Depth(d)) => format!("go {draw}depth {d}"),
         (Proto::Ucci, Limit::MoveTime(ms)) => format!("go {draw}time {ms} movestogo 1"),
@@ -225,8 +240,8 @@ struct PositionText {
 impl PositionText {
     fn command(&self, proto: Proto) -> String {
         let (fen, moves) = match proto {
-            Proto::Uci => (&self.start, &self.all),
             Proto::Ucci => (&self.since_capture_fen, &self.since_capture),
+            Proto::Uci | Proto::Xboard => (&self.start, &self.all),
         };
         let mut s = format!("position fen {fen}");
         if !moves.is_empty() {
@@ -327,6 +342,8 @@ struct Board {
     text: PositionText,
     limits: [Limit; 2],
     clocks: [Clock; 2],
+    /// Per move, what its engine said.
+    thinking: Vec<Option<Thinking>>,
     /// The side whose last move offered a draw.
     draw_offer: Option<Color>,
     scores: ScoreWatch,
@@ -347,6 +364,7 @@ impl Board {
             text,
             limits,
             clocks: limits.map(Clock::new),
+            thinking: vec![None; opening.moves.len()],
             draw_offer: None,
             scores: ScoreWatch::default(),
         };
@@ -359,14 +377,27 @@ impl Board {
     /// Sends `position` and `go` to the side to move and waits for its answer.
     fn ask(&self, seat: &mut Seat, side: Color, offered: bool) -> Result<Reply, Ending> {
         let (proto, limit, margin) = (seat.cfg.proto, seat.cfg.limit, seat.cfg.margin_ms);
-        let go = go_command(proto, limit, side, &self.clocks, self.limits, offered);
+        let opp = side.opp().index();
+        let ask = match proto {
+            Proto::Ucci | Proto::Uci => Ask::Line {
+                position: self.text.command(proto),
+                go: go_command(proto, limit, side, &self.clocks, self.limits, offered),
+            },
+            Proto::Xboard => Ask::Xboard {
+                start_fen: &self.text.start,
+                moves: &self.text.all,
+                time_ms: matches!(limit, Limit::Clock { .. }).then_some(self.clocks[side.index()].left_ms),
+                otim_ms: matches!(self.limits[opp], Limit::Clock { .. }).then_some(self.clocks[opp].left_ms),
+                draw: offered,
+            },
+        };
         let allowed = match limit {
             Limit::Clock { .. } => self.clocks[side.index()].left_ms + margin,
             Limit::MoveTime(ms) => ms + margin,
             Limit::Nodes(_) | Limit::Depth(_) => seat.cfg.timeout_ms,
         };
         let reply = match seat.process.as_mut() {
-            Some(p) => p.think(&self.text.command(proto), &go, Duration::from_millis(allowed)),
+            Some(p) => p.think(ask, Duration::from_millis(allowed)),
             None => Err(Failure::Disconnected),
         };
         reply.map_err(|f| {
@@ -385,6 +416,11 @@ impl Board {
         if reply.late || !self.clocks[side.index()].charge(seat.cfg.limit, reply.elapsed_ms, seat.cfg.margin_ms) {
             return Err(Ending::loss(side, format!("{name} loses on time"), Termination::TimeForfeit));
         }
+        if let Some(refusal) = reply.refused {
+            // Its board is no longer the game's: whatever it plays next means nothing.
+            let reason = format!("{name} refuses a legal move ({refusal})");
+            return Err(Ending::loss(side, reason, Termination::IllegalMove));
+        }
         if reply.resign {
             return Err(Ending::loss(side, format!("{name} resigns"), Termination::Agreement));
         }
@@ -392,20 +428,24 @@ impl Board {
             return Err(Ending::draw("Draw by agreement", Termination::Agreement));
         }
         let Some(text_move) = reply.bestmove else {
-            return Err(Ending::loss(side, format!("{name} makes no move"), Termination::IllegalMove));
+            // A CECP claim instead of a move is only advisory: the rules did not end the game.
+            let claim = reply.claim.map(|c| format!(" (claims {c})")).unwrap_or_default();
+            return Err(Ending::loss(side, format!("{name} makes no move{claim}"), Termination::IllegalMove));
         };
         if !Move::parse(&text_move).is_ok_and(|m| play(&mut self.game, &mut self.text, m)) {
             let shown: String = text_move.chars().take(16).collect();
             let reason = format!("{name} makes an illegal move: {shown}");
             return Err(Ending::loss(side, reason, Termination::IllegalMove));
         }
+        self.thinking.push(Some(Thinking { eval: reply.eval, depth: reply.depth, ms: reply.elapsed_ms }));
         if reply.draw {
             self.draw_offer = Some(side);
         }
         if let Some(end) = Ending::by_rules(&self.game) {
             return Err(end);
         }
-        self.scores.after_move(adj, side, reply.score, self.game.moves().len())
+        let score = reply.eval.map(Eval::centipawns);
+        self.scores.after_move(adj, side, score, self.game.moves().len())
     }
 }
 
@@ -422,6 +462,7 @@ pub fn play_game(
         start: opening.start.clone(),
         standard: opening.standard,
         moves: board.game.moves().to_vec(),
+        thinking: board.thinking,
         result: end.result,
         reason: end.reason,
         termination: end.termination,

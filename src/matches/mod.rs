@@ -1,9 +1,13 @@
-//! The engine-vs-engine match runner behind `chuhe match`: engine processes over UCCI/UCI,
-//! games checked by the shared `rules` module, concurrent scheduling, statistics and PGN.
+//! The engine-vs-engine match runner behind `chuhe match`: engine processes over UCCI, UCI and
+//! CECP, games checked by the shared `rules` module, concurrent scheduling of matches and
+//! round-robins, statistics and PGN.
 
 pub mod engine;
 pub mod game;
 pub mod openings;
 pub mod pgn;
+pub mod ranks;
 pub mod scheduler;
 pub mod stats;
+pub mod table;
+pub mod xboard;

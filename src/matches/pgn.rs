@@ -1,7 +1,9 @@
 //! Games as PGN in the Chinese-chess convention: `[Game "Chinese Chess"]`, `[Red]`/`[Black]`,
-//! `[FEN]` for non-standard starts, `[Format "ICCS"]` with moves written `H2-E2`.
+//! `[SetUp "1"]` and `[FEN]` for non-standard starts, `[Format "ICCS"]` with moves written
+//! `H2-E2`, cutechess-cli's `[TimeControl]` and per-move comments (`{+0.35/12 1.2s}`).
 
-use super::game::GameRecord;
+use super::engine::{seconds, Eval, Limit};
+use super::game::{GameRecord, Thinking};
 use crate::board::{Color, Move};
 use crate::rules::GameResult;
 use std::fmt::Write;
@@ -19,6 +21,60 @@ pub struct PgnHeader<'a> {
     pub black: &'a str,
     /// `[Date]` as `YYYY.MM.DD`.
     pub date: &'a str,
+    /// Red's and Black's time controls as [`time_control`] writes them.
+    pub time_controls: [&'a str; 2],
+}
+
+/// A limit as cutechess-cli writes `[TimeControl]`: `40/60+0.5`, `5+0.05`, `0.5/move`, and
+/// `inf` for node and depth limits.
+pub fn time_control(limit: Limit) -> String {
+    match limit {
+        Limit::Clock { moves, base_ms, inc_ms } => {
+            let mut s = if moves > 0 { format!("{moves}/") } else { String::new() };
+            s += &seconds(base_ms);
+            if inc_ms > 0 {
+                s += &format!("+{}", seconds(inc_ms));
+            }
+            s
+        }
+        Limit::MoveTime(ms) => format!("{}/move", seconds(ms)),
+        Limit::Nodes(_) | Limit::Depth(_) => "inf".to_string(),
+    }
+}
+
+/// A move's comment as cutechess-cli writes it, `{+0.35/12 1.2s}` (score in pawns from the
+/// mover's side, `+M5`/`-M5` for mates in moves, depth, time); none without a score.
+pub fn move_comment(t: &Thinking) -> Option<String> {
+    let score = match t.eval? {
+        Eval::Cp(cp) => {
+            let sign = if cp > 0 {
+                "+"
+            } else if cp < 0 {
+                "-"
+            } else {
+                ""
+            };
+            format!("{sign}{}.{:02}", cp.unsigned_abs() / 100, cp.unsigned_abs() % 100)
+        }
+        Eval::Mate(n) if n > 0 => format!("+M{n}"),
+        Eval::Mate(n) => format!("-M{}", n.unsigned_abs()),
+    };
+    let depth = t.depth.map(|d| format!("/{d}")).unwrap_or_default();
+    Some(format!("{{{score}{depth} {}}}", short_seconds(t.ms)))
+}
+
+/// Milliseconds as seconds with three significant digits at most: `1.23s`, `0.29s`, `12.3s`.
+fn short_seconds(ms: u64) -> String {
+    let decimals = match ms {
+        0..=999 => 3,
+        1_000..=9_999 => 2,
+        10_000..=99_999 => 1,
+        _ => 0,
+    };
+    let secs = ms as f64 / 1000.0;
+    let s = format!("{secs:.decimals$}");
+    let s = if s.contains('.') { s.trim_end_matches('0').trim_end_matches('.') } else { &s };
+    format!("{s}s")
 }
 
 /// A move in ICCS as PGN writes it: `H2-E2`.
@@ -43,7 +99,15 @@ pub fn write_game(h: &PgnHeader, g: &GameRecord) -> String {
     tag(&mut s, "Black", h.black);
     tag(&mut s, "Result", &g.result.to_string());
     if !g.standard {
+        tag(&mut s, "SetUp", "1");
         tag(&mut s, "FEN", &g.start.to_fen());
+    }
+    match h.time_controls {
+        [red, black] if red == black => tag(&mut s, "TimeControl", red),
+        [red, black] => {
+            tag(&mut s, "RedTimeControl", red);
+            tag(&mut s, "BlackTimeControl", black);
+        }
     }
     tag(&mut s, "Format", "ICCS");
     tag(&mut s, "PlyCount", &g.moves.len().to_string());
@@ -59,12 +123,16 @@ pub fn write_game(h: &PgnHeader, g: &GameRecord) -> String {
             Color::Black => {}
         }
         tokens.push(iccs(m));
+        if let Some(c) = g.thinking.get(i).copied().flatten().as_ref().and_then(move_comment) {
+            tokens.push(c);
+        }
         if side == Color::Black {
             number += 1;
         }
         side = side.opp();
     }
-    tokens.push(format!("{{{}}}", g.reason));
+    // The reason may quote an engine's text; a brace in it would end the comment early.
+    tokens.push(format!("{{{}}}", g.reason.replace('{', "(").replace('}', ")")));
     tokens.push(g.result.to_string());
     let mut line = String::new();
     for t in tokens {
@@ -305,15 +373,17 @@ mod tests {
             start: Position::startpos(),
             standard: true,
             moves,
+            thinking: vec![None; 3],
             result: GameResult::BlackWins,
             reason: "Red makes an illegal move: a0a9".into(),
             termination: Termination::IllegalMove,
         };
-        let h = PgnHeader { event: "m", round: 3, red: "A", black: "B", date: "2026.11.29" };
+        let h = PgnHeader { event: "m", round: 3, red: "A", black: "B", date: "2026.11.29", time_controls: ["inf"; 2] };
         let text = write_game(&h, &g);
         assert!(text.starts_with("[Game \"Chinese Chess\"]\n"));
         assert!(text.contains("[Red \"A\"]\n[Black \"B\"]\n[Result \"0-1\"]\n"));
-        assert!(text.contains("[Format \"ICCS\"]") && !text.contains("[FEN"));
+        assert!(text.contains("[Format \"ICCS\"]") && !text.contains("[FEN") && !text.contains("[SetUp"));
+        assert!(text.contains("[TimeControl \"inf\"]"));
         assert!(text.contains("[Termination \"illegal move\"]"));
         assert!(text.contains("\n1. H2-E2 H9-G7 2. H0-G2 {Red makes an illegal move: a0a9} 0-1\n\n"));
 
@@ -322,13 +392,17 @@ mod tests {
             start: black_first,
             standard: false,
             moves: vec![Move::parse("e9e8").unwrap()],
+            thinking: vec![Some(Thinking { eval: Some(Eval::Cp(-35)), depth: Some(12), ms: 1234 })],
             result: GameResult::Draw,
             reason: "x".into(),
             termination: Termination::Rules,
         };
-        let text = write_game(&h, &g2);
-        assert!(text.contains("[FEN \"4k4/9/9/9/9/9/9/9/4A4/3K1R3 b - - 0 7\"]"));
-        assert!(text.contains("\n7. ... E9-E8 {x} 1/2-1/2\n"));
+        let h2 = PgnHeader { time_controls: ["40/60+0.5", "0.5/move"], ..h };
+        let text = write_game(&h2, &g2);
+        assert!(text.contains("[SetUp \"1\"]\n[FEN \"4k4/9/9/9/9/9/9/9/4A4/3K1R3 b - - 0 7\"]"), "{text}");
+        assert!(text.contains("[RedTimeControl \"40/60+0.5\"]\n[BlackTimeControl \"0.5/move\"]"), "{text}");
+        assert!(text.contains("\n7. ... E9-E8 {-0.35/12 1.23s} {x} 1/2-1/2\n"), "{text}");
+        // The reader takes back what the writer wrote, comments and all.
         let back = read_games(&text);
         assert_eq!((back[0].moves.clone(), back[0].result), (vec!["E9-E8".to_string()], Some(GameResult::Draw)));
         assert_eq!(back[0].tag("FEN"), Some("4k4/9/9/9/9/9/9/9/4A4/3K1R3 b - - 0 7"));
@@ -341,11 +415,19 @@ mod tests {
             start: Position::startpos(),
             standard: true,
             moves: moves.clone(),
+            thinking: vec![None],
             result,
             reason: "r".into(),
             termination: Termination::Rules,
         };
-        let h = PgnHeader { event: "m", round: 1, red: "A \"x\"", black: "B", date: "2026.11.29" };
+        let h = PgnHeader {
+            event: "m",
+            round: 1,
+            red: "A \"x\"",
+            black: "B",
+            date: "2026.11.29",
+            time_controls: ["5+0.05"; 2],
+        };
         let ours = write_game(&h, &g(GameResult::RedWins)) + &write_game(&h, &g(GameResult::Draw));
         // Another tool's: [White] for Red, no blank line between games, an unfinished game.
         let other = "[Game \"Chinese Chess\"]\n[White \"C\"]\n[Black \"D\"]\n[Result \"0-1\"]\n1. C3-C4 0-1\n\
@@ -395,6 +477,24 @@ mod tests {
             let err = parse_move(bad).unwrap_err();
             assert!(err.starts_with("malformed move '") && err.ends_with("expected ICCS like h2e2 or H2-E2"), "{err}");
         }
+    }
+
+    #[test]
+    fn time_controls_and_comments_in_cutechess_style() {
+        let clock = |moves, base_ms, inc_ms| time_control(Limit::Clock { moves, base_ms, inc_ms });
+        assert_eq!(clock(40, 60_000, 500), "40/60+0.5");
+        assert_eq!(clock(0, 5_000, 50), "5+0.05");
+        assert_eq!(clock(0, 90_000, 0), "90");
+        assert_eq!(time_control(Limit::MoveTime(2_000)), "2/move");
+        assert_eq!(time_control(Limit::Nodes(1000)), "inf");
+        assert_eq!(time_control(Limit::Depth(5)), "inf");
+        let c = |eval, depth, ms| move_comment(&Thinking { eval, depth, ms });
+        assert_eq!(c(Some(Eval::Cp(35)), Some(12), 1_200).unwrap(), "{+0.35/12 1.2s}");
+        assert_eq!(c(Some(Eval::Cp(-1205)), Some(3), 290).unwrap(), "{-12.05/3 0.29s}");
+        assert_eq!(c(Some(Eval::Cp(0)), Some(1), 0).unwrap(), "{0.00/1 0s}");
+        assert_eq!(c(Some(Eval::Mate(5)), Some(20), 12_345).unwrap(), "{+M5/20 12.3s}");
+        assert_eq!(c(Some(Eval::Mate(-2)), None, 123_456).unwrap(), "{-M2 123s}");
+        assert_eq!(c(None, Some(5), 100), None);
     }
 
     #[test]

@@ -1,21 +1,33 @@
-//! Runs a match: rounds of games spread over worker threads (each worker owns its own pair of
-//! engine processes, so clocks never interfere), cutechess-cli style output, PGN, SPRT stop.
+//! Runs a match or a round-robin: rounds of games spread over worker threads (each worker owns
+//! its own engine processes, so clocks never interfere), cutechess-cli style output, PGN, SPRT
+//! stop (two engines), cross table (more).
 
-use super::engine::{EngineConfig, EngineProcess};
+use super::engine::{DebugLog, EngineConfig, EngineProcess};
 use super::game::{play_game, Adjudication, GameRecord, Seat};
 use super::openings::Opening;
-use super::pgn::{today, write_game, PgnHeader};
+use super::pgn::{time_control, today, write_game, PgnHeader};
 use super::stats::{Sprt, SprtDecision, Tally};
+use super::table::cross_table;
 use std::io::Write;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
 
+/// Where `-debug` logs the engines' lines.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum DebugTo {
+    /// Standard error.
+    Stderr,
+    /// A file (created afresh).
+    File(String),
+}
+
 /// A whole match's settings.
 #[derive(Clone, Debug)]
 pub struct MatchConfig {
-    /// The two engines; statistics are from the first one's side.
-    pub engines: [EngineConfig; 2],
-    /// Games per round.
+    /// The engines (two for a match, more for a round-robin); a match's statistics are from
+    /// the first one's side.
+    pub engines: Vec<EngineConfig>,
+    /// Games per round (per pair of engines).
     pub games: usize,
     /// Rounds.
     pub rounds: usize,
@@ -27,7 +39,7 @@ pub struct MatchConfig {
     pub repeat: usize,
     /// PGN file to append games to.
     pub pgnout: Option<String>,
-    /// SPRT parameters; the match stops at a decision.
+    /// SPRT parameters; a two-engine match stops at a decision.
     pub sprt: Option<Sprt>,
     /// Score adjudication.
     pub adjudication: Adjudication,
@@ -39,12 +51,55 @@ pub struct MatchConfig {
     pub live: bool,
     /// `(k, n)`: play only the k-th (1-based) of n contiguous slices of the game numbers.
     pub shard: Option<(usize, usize)>,
+    /// `-debug`: log every line to and from the engines.
+    pub debug: Option<DebugTo>,
+}
+
+/// Who plays game `i` and from which opening.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Spot {
+    /// The index of the pair in [`MatchConfig::pairs`].
+    pub pair: usize,
+    /// Red's engine.
+    pub red: usize,
+    /// Black's engine.
+    pub black: usize,
+    /// Whether the pair's first engine has Red.
+    pub first_red: bool,
+    /// The opening's index.
+    pub opening: usize,
+    /// The round, from 0.
+    pub round: usize,
 }
 
 impl MatchConfig {
-    /// Games in the whole match (all shards).
+    /// Every pair of engines, in order: `(0, 1)`, `(0, 2)`, ..., `(1, 2)`, ...
+    pub fn pairs(&self) -> Vec<(usize, usize)> {
+        let n = self.engines.len();
+        (0..n).flat_map(|a| (a + 1..n).map(move |b| (a, b))).collect()
+    }
+
+    /// Games in the whole match (all shards): every pair plays `games` per round.
     pub fn total_games(&self) -> usize {
-        self.games * self.rounds
+        self.games * self.rounds * self.pairs().len()
+    }
+
+    /// Game `i` (0-based): round by round, each pair's games in a row. Within a pair, its
+    /// k-th game gives the pair's first engine Red when k is even and uses opening k/repeat,
+    /// so every pair plays the same openings with colours swapped (and two engines' game k is
+    /// game k of the match).
+    pub fn spot(&self, i: usize) -> Spot {
+        let pairs = self.pairs();
+        let games = self.games.max(1);
+        let per_round = games * pairs.len().max(1);
+        let (round, rest) = (i / per_round, i % per_round);
+        let pair = rest / games;
+        let k = round * games + rest % games;
+        let (a, b) = pairs.get(pair).copied().unwrap_or((0, 1));
+        let first_red = first_is_red(k);
+        let (red, black) = if first_red { (a, b) } else { (b, a) };
+        let opening = (k / self.repeat.max(1)) % self.openings.len().max(1);
+        Spot { pair, red, black, first_red, opening, round }
     }
 
     /// The game numbers (0-based) this process plays: all of them, or its shard's slice.
@@ -64,10 +119,10 @@ fn shard_range(total: usize, shard: Option<(usize, usize)>) -> std::ops::Range<u
 }
 
 /// What a match ended with.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct MatchSummary {
-    /// First engine's wins, losses and draws.
-    pub tally: Tally,
+    /// Each pair's wins, losses and draws, from its first engine's side (a match: one pair).
+    pub tallies: Vec<Tally>,
     /// SPRT decision, if an SPRT ran.
     pub sprt: Option<SprtDecision>,
 }
@@ -77,24 +132,29 @@ enum Event {
     Finished(usize, Box<GameRecord>),
 }
 
-/// Whether the first engine has Red in game `i` (0-based): colours alternate every game.
-fn first_is_red(i: usize) -> bool {
-    i.is_multiple_of(2)
+/// Whether a pair's first engine has Red in its game `k` (0-based): colours alternate.
+fn first_is_red(k: usize) -> bool {
+    k.is_multiple_of(2)
 }
 
 /// The match as the user sees it: cutechess-cli's lines (and a live progress line on a
-/// terminal), the tally, the PGN file, and the SPRT decision that stops the match.
+/// terminal), the tallies, the PGN file, the SPRT decision that stops a match and a
+/// round-robin's cross table.
 struct Reporter<'a> {
     cfg: &'a MatchConfig,
     out: &'a mut dyn Write,
-    names: [&'a str; 2],
+    names: Vec<&'a str>,
+    pairs: Vec<(usize, usize)>,
+    /// Each engine's `[TimeControl]` text.
+    time_controls: Vec<String>,
     /// Games in the whole match (game numbers are the match's, shard or not).
     total: usize,
     /// Games this process plays.
     planned: usize,
     pgn: Option<std::fs::File>,
     date: String,
-    tally: Tally,
+    /// Per pair, from its first engine's side.
+    tallies: Vec<Tally>,
     since_rating: usize,
     /// Set once the SPRT decides; later results do not count.
     decision: Option<SprtDecision>,
@@ -113,15 +173,18 @@ impl<'a> Reporter<'a> {
             ),
             None => None,
         };
+        let pairs = cfg.pairs();
         Ok(Reporter {
             cfg,
             out,
-            names: [cfg.engines[0].name.as_str(), cfg.engines[1].name.as_str()],
+            names: cfg.engines.iter().map(|e| e.name.as_str()).collect(),
+            time_controls: cfg.engines.iter().map(|e| time_control(e.limit)).collect(),
+            tallies: vec![Tally::default(); pairs.len()],
+            pairs,
             total: cfg.total_games(),
             planned: cfg.game_range().len(),
             pgn,
             date: today(),
-            tally: Tally::default(),
             since_rating: 0,
             decision: None,
         })
@@ -135,14 +198,21 @@ impl<'a> Reporter<'a> {
         let _ = writeln!(self.out, "{line}");
     }
 
+    /// Whether this is a round-robin of more than two engines.
+    fn tournament(&self) -> bool {
+        self.names.len() > 2
+    }
+
     /// The names of game `i`'s Red and Black engines.
     fn players(&self, i: usize) -> (&'a str, &'a str) {
-        let [a, b] = self.names;
-        if first_is_red(i) {
-            (a, b)
-        } else {
-            (b, a)
-        }
+        let spot = self.cfg.spot(i);
+        (self.names[spot.red], self.names[spot.black])
+    }
+
+    /// The two names of pair `p`.
+    fn pair_names(&self, p: usize) -> [&'a str; 2] {
+        let (a, b) = self.pairs[p];
+        [self.names[a], self.names[b]]
     }
 
     fn started(&mut self, i: usize) {
@@ -158,17 +228,19 @@ impl<'a> Reporter<'a> {
             return false; // games still running when the SPRT decided do not count
         }
         let (red, black) = self.players(i);
-        self.tally.record(rec.result, first_is_red(i));
+        let spot = self.cfg.spot(i);
+        self.tallies[spot.pair].record(rec.result, spot.first_red);
         self.say(&format!("Finished game {} ({red} vs {black}): {} {{{}}}", i + 1, rec.result, rec.reason));
-        let t = self.tally;
-        self.say(&score_line(self.names, &t));
+        let t = self.tallies[spot.pair];
+        self.say(&score_line(self.pair_names(spot.pair), &t));
         self.write_pgn(i, rec, red, black);
         self.since_rating += 1;
         // A shard's games are a slice of the match: the decision is the merged stats' to make.
+        // A round-robin has no SPRT.
         let decided = self
             .cfg
             .sprt
-            .filter(|_| self.cfg.shard.is_none())
+            .filter(|_| self.cfg.shard.is_none() && !self.tournament())
             .map(|s| s.decision(&t))
             .filter(|&d| d != SprtDecision::Continue);
         if self.since_rating >= self.cfg.rating_interval.max(1) || decided.is_some() {
@@ -182,24 +254,50 @@ impl<'a> Reporter<'a> {
 
     fn write_pgn(&mut self, i: usize, rec: &GameRecord, red: &str, black: &str) {
         let cfg = self.cfg;
-        let header = PgnHeader { event: &cfg.event, round: i / cfg.games.max(1) + 1, red, black, date: &self.date };
+        let spot = cfg.spot(i);
+        let header = PgnHeader {
+            event: &cfg.event,
+            round: spot.round + 1,
+            red,
+            black,
+            date: &self.date,
+            time_controls: [&self.time_controls[spot.red], &self.time_controls[spot.black]],
+        };
         let written = self.pgn.as_mut().map(|file| file.write_all(write_game(&header, rec).as_bytes()));
         if let Some(Err(e)) = written {
             self.say(&format!("Warning: cannot write PGN: {e}"));
         }
     }
 
-    /// The Elo (and SPRT) lines.
+    /// The Elo (and SPRT) lines; a round-robin's cross table.
     fn rating(&mut self) {
-        for line in rating_lines(&self.tally, self.cfg.sprt.as_ref()) {
+        let lines = if self.tournament() {
+            cross_table(&self.names, &self.pairs, &self.tallies)
+        } else {
+            rating_lines(&self.tallies[0], self.cfg.sprt.as_ref())
+        };
+        for line in lines {
             self.say(&line);
         }
     }
 
+    /// Games finished and counted.
+    fn games(&self) -> usize {
+        self.tallies.iter().map(|t| t.games() as usize).sum()
+    }
+
     /// The live progress line (on a terminal), then a flush.
     fn progress(&mut self) {
-        if self.cfg.live {
-            let (t, [a, b]) = (self.tally, self.names);
+        if self.cfg.live && self.tournament() {
+            let _ = write!(
+                self.out,
+                "\r\x1b[2K[{}/{}] round-robin of {} engines",
+                self.games(),
+                self.planned,
+                self.names.len()
+            );
+        } else if self.cfg.live {
+            let (t, [a, b]) = (self.tallies[0], self.pair_names(0));
             let _ = write!(
                 self.out,
                 "\r\x1b[2K[{}/{}] {a} vs {b}: {} - {} - {}  Elo {:.1} +/- {:.1}",
@@ -217,15 +315,16 @@ impl<'a> Reporter<'a> {
 
     /// The closing lines (the rating again unless just printed) and the summary.
     fn finish(mut self) -> MatchSummary {
-        let games = self.tally.games() as usize;
+        let games = self.games();
         let just_rated = games > 0 && games.is_multiple_of(self.cfg.rating_interval.max(1));
         if !just_rated && self.decision.is_none() {
             self.rating();
         }
         self.say("Finished match");
         let _ = self.out.flush();
-        let sprt = self.cfg.sprt.map(|s| self.decision.unwrap_or(s.decision(&self.tally)));
-        MatchSummary { tally: self.tally, sprt }
+        let sprt = self.cfg.sprt.filter(|_| !self.tournament());
+        let sprt = sprt.map(|s| self.decision.unwrap_or(s.decision(&self.tallies[0])));
+        MatchSummary { tallies: self.tallies, sprt }
     }
 }
 
@@ -264,24 +363,37 @@ pub fn rating_lines(t: &Tally, sprt: Option<&Sprt>) -> Vec<String> {
     lines
 }
 
-/// One pair of seats per worker; the first worker's engines start now, so a wrong command
-/// fails the match at once.
-fn seat_pairs(cfg: &MatchConfig, workers: usize) -> Result<Vec<[Seat; 2]>, String> {
-    let mut pairs = Vec::new();
+/// One seat per engine per worker (each `-debug` tagged with its worker when several run);
+/// the first worker's engines start now, so a wrong command fails the match at once, and
+/// their warnings (options they do not know) are printed once, here.
+fn seat_sets(cfg: &MatchConfig, workers: usize, debug: Option<&DebugLog>) -> Result<Vec<Vec<Seat>>, String> {
+    let mut sets = Vec::new();
     for w in 0..workers {
-        let mut pair = [Seat::new(cfg.engines[0].clone()), Seat::new(cfg.engines[1].clone())];
+        let mut seats: Vec<Seat> = cfg
+            .engines
+            .iter()
+            .map(|e| {
+                let tagged = if workers > 1 { debug.map(|d| d.tagged(w + 1)) } else { debug.cloned() };
+                Seat::new(EngineConfig { debug: tagged, ..e.clone() })
+            })
+            .collect();
         if w == 0 {
-            for seat in pair.iter_mut() {
-                seat.process = Some(EngineProcess::start(&seat.cfg)?);
+            for seat in seats.iter_mut() {
+                let process = EngineProcess::start(&seat.cfg)?;
+                for warning in process.warnings() {
+                    eprintln!("{warning}");
+                }
+                seat.process = Some(process);
             }
         }
-        pairs.push(pair);
+        sets.push(seats);
     }
-    Ok(pairs)
+    Ok(sets)
 }
 
-/// One worker: plays the games whose numbers it draws from `next` with its own engines.
-fn worker(cfg: &MatchConfig, mut pair: [Seat; 2], next: &AtomicUsize, stop: &AtomicBool, tx: mpsc::Sender<Event>) {
+/// One worker: plays the games whose numbers it draws from `next` with its own engines. An
+/// engine that does not play the next game quits, so a worker runs two engines at most.
+fn worker(cfg: &MatchConfig, mut seats: Vec<Seat>, next: &AtomicUsize, stop: &AtomicBool, tx: mpsc::Sender<Event>) {
     let end = cfg.game_range().end;
     loop {
         let i = next.fetch_add(1, Ordering::SeqCst);
@@ -289,19 +401,35 @@ fn worker(cfg: &MatchConfig, mut pair: [Seat; 2], next: &AtomicUsize, stop: &Ato
             break;
         }
         let _ = tx.send(Event::Started(i));
-        let opening = &cfg.openings[(i / cfg.repeat.max(1)) % cfg.openings.len()];
-        let [a, b] = &mut pair;
-        let order = if first_is_red(i) { [a, b] } else { [b, a] };
-        match play_game(order, opening, &cfg.adjudication, stop) {
+        let spot = cfg.spot(i);
+        for (e, seat) in seats.iter_mut().enumerate() {
+            if e != spot.red && e != spot.black {
+                seat.shut_down();
+            }
+        }
+        let Ok([red, black]) = seats.get_disjoint_mut([spot.red, spot.black]) else { break };
+        match play_game([red, black], &cfg.openings[spot.opening], &cfg.adjudication, stop) {
             Some(rec) => {
                 let _ = tx.send(Event::Finished(i, Box::new(rec)));
             }
             None => break,
         }
     }
-    for seat in pair.iter_mut() {
+    for seat in seats.iter_mut() {
         seat.shut_down();
     }
+}
+
+/// The `-debug` log, opened.
+fn open_debug(to: &Option<DebugTo>) -> Result<Option<DebugLog>, String> {
+    Ok(match to {
+        None => None,
+        Some(DebugTo::Stderr) => Some(DebugLog::new(Box::new(std::io::stderr()))),
+        Some(DebugTo::File(path)) => {
+            let file = std::fs::File::create(path).map_err(|e| format!("cannot open debug file '{path}': {e}"))?;
+            Some(DebugLog::new(Box::new(std::io::BufWriter::new(file))))
+        }
+    })
 }
 
 /// Plays the match, printing cutechess-cli style lines to `out`. Fails only when an engine
@@ -309,14 +437,15 @@ fn worker(cfg: &MatchConfig, mut pair: [Seat; 2], next: &AtomicUsize, stop: &Ato
 pub fn run_match(cfg: &MatchConfig, out: &mut dyn Write) -> Result<MatchSummary, String> {
     let mut reporter = Reporter::new(cfg, out)?;
     let range = cfg.game_range();
-    let pairs = seat_pairs(cfg, cfg.concurrency.clamp(1, range.len().max(1)))?;
+    let debug = open_debug(&cfg.debug)?;
+    let sets = seat_sets(cfg, cfg.concurrency.clamp(1, range.len().max(1)), debug.as_ref())?;
     let next = AtomicUsize::new(range.start);
     let stop = AtomicBool::new(false);
     let (tx, rx) = mpsc::channel::<Event>();
     std::thread::scope(|scope| {
-        for pair in pairs {
+        for seats in sets {
             let (tx, next, stop) = (tx.clone(), &next, &stop);
-            scope.spawn(move || worker(cfg, pair, next, stop, tx));
+            scope.spawn(move || worker(cfg, seats, next, stop, tx));
         }
         drop(tx);
         for event in rx {
@@ -345,6 +474,60 @@ mod tests {
         assert_eq!(lines[0], "Elo difference: 34.9 +/- 34.2, LOS: 97.7 %, DrawRatio: 50.0 %");
         assert_eq!(lines[1], "SPRT: llr 1.005 (34.1%), lbound -2.944, ubound 2.944");
         assert!(first_is_red(0) && !first_is_red(1));
+    }
+
+    /// A config of `n` engines (no processes are started).
+    fn config(n: usize, games: usize, rounds: usize, repeat: usize) -> MatchConfig {
+        let engine = |i: usize| EngineConfig {
+            name: format!("E{i}"),
+            cmd: String::new(),
+            args: vec![],
+            dir: None,
+            proto: crate::matches::engine::Proto::Ucci,
+            options: vec![],
+            limit: crate::matches::engine::Limit::Depth(1),
+            margin_ms: 0,
+            timeout_ms: 0,
+            ranks: None,
+            debug: None,
+        };
+        MatchConfig {
+            engines: (0..n).map(engine).collect(),
+            games,
+            rounds,
+            concurrency: 1,
+            openings: crate::matches::openings::load_openings(None).unwrap(),
+            repeat,
+            pgnout: None,
+            sprt: None,
+            adjudication: Adjudication::default(),
+            rating_interval: 10,
+            event: String::new(),
+            live: false,
+            shard: None,
+            debug: None,
+        }
+    }
+
+    #[test]
+    fn two_engines_keep_the_match_order_and_every_pair_of_more_plays_alike() {
+        let two = config(2, 2, 5, 2);
+        assert_eq!(two.total_games(), 10);
+        for i in 0..10 {
+            let s = two.spot(i);
+            assert_eq!((s.pair, s.first_red, s.opening, s.round), (0, first_is_red(i), i / 2, i / 2));
+            assert_eq!((s.red, s.black), if i % 2 == 0 { (0, 1) } else { (1, 0) });
+        }
+        let three = config(3, 2, 2, 2);
+        assert_eq!(three.pairs(), vec![(0, 1), (0, 2), (1, 2)]);
+        assert_eq!(three.total_games(), 12);
+        let spots: Vec<Spot> = (0..12).map(|i| three.spot(i)).collect();
+        let players: Vec<(usize, usize)> = spots.iter().map(|s| (s.red, s.black)).collect();
+        assert_eq!(players[..6], [(0, 1), (1, 0), (0, 2), (2, 0), (1, 2), (2, 1)]);
+        assert_eq!(players[6..], players[..6]);
+        // Each pair's k-th game has the same opening: round 0 uses opening 0, round 1 opening 1.
+        assert!(spots[..6].iter().all(|s| s.opening == 0 && s.round == 0));
+        assert!(spots[6..].iter().all(|s| s.opening == 1 && s.round == 1));
     }
 
     #[test]
