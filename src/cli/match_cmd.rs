@@ -9,13 +9,14 @@ use crate::matches::stats::Sprt;
 use std::io::IsTerminal;
 
 /// One line for `chuhe --help`.
-pub(super) const ABOUT: &str = "engine-vs-engine matches over UCCI or UCI, with cutechess-cli's flags";
+pub(super) const ABOUT: &str = "engine-vs-engine matches and round-robins over UCCI, UCI or CECP";
 
 /// `chuhe match --help`.
 pub(super) const HELP: &str = "\
 usage:
-  chuhe match -engine cmd=PROG [KEY=VALUE...] -engine cmd=PROG [KEY=VALUE...] [-engine ...]...
-              [-tournament round-robin] [-each KEY=VALUE...] [-debug [file=F]] [-games N] [-rounds N] [-concurrency N]
+  chuhe match -engine cmd=PROG [KEY=VALUE...] -engine cmd=PROG [KEY=VALUE...]
+              [-engine ...]... [-tournament round-robin] [-each KEY=VALUE...]
+              [-games N] [-rounds N] [-concurrency N] [-debug [file=F]]
               [-openings file=F [order=sequential|random] [start=N]] [-repeat [N]] [-srand N]
               [-pgnout FILE] [-sprt elo0=E elo1=E alpha=A beta=B] [-ratinginterval N]
               [-resign movecount=N score=CP] [-draw movenumber=N movecount=N score=CP]

@@ -183,6 +183,10 @@ pub fn run(args: &[String]) -> Result<ExitCode, String> {
             engine = true;
         } else if engine && !a.starts_with("--") && a.contains('=') {
             let (k, v) = a.split_once('=').unwrap_or((a, ""));
+            if k == "proto" && !matches!(v, "uci" | "ucci") {
+                // The match runner also knows xboard, but CECP has no perft command.
+                return Err(format!("--engine: proto '{v}': expected uci or ucci (perft needs go perft)"));
+            }
             draft.apply(k, v).map_err(|e| format!("--engine: {e}"))?;
         } else {
             rest.push(a.clone());

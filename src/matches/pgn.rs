@@ -447,7 +447,8 @@ mod tests {
             ]
         );
         assert_eq!(got[0].tag("format"), Some("ICCS"));
-        assert_eq!(got.iter().map(|g| g.line).collect::<Vec<_>>(), [1, 15, 29, 34]);
+        assert_eq!(got.iter().map(|g| g.line).collect::<Vec<_>>(), [1, 16, 31, 36]);
+        // each of ours has a [TimeControl] line
     }
 
     #[test]
