@@ -143,20 +143,26 @@ fn horse(pos: &Position, side: &Side, sq: Square, sink: &mut impl Sink) -> bool 
     side.rank(sq) >= 5 && near_palace_file(sq)
 }
 
+/// The empty points from `sq` along step `d`, and the first point that is not empty
+/// (a piece or off the board).
+#[inline(always)]
+fn empty_run(pos: &Position, sq: Square, d: i16) -> (usize, Square) {
+    let (mut n, mut t) = (0, sq.offset(d));
+    while pos.is_empty(t) {
+        n += 1;
+        t = t.offset(d);
+    }
+    (n, t)
+}
+
 /// A rook: mobility, open and half-open files; attacks across the river or on the palace
 /// files.
 #[inline(always)]
 fn rook(pos: &Position, side: &Side, sq: Square, sink: &mut impl Sink) -> bool {
     let mut mobility = 0;
     for d in ORTHO {
-        let mut t = sq.offset(d);
-        while pos.is_empty(t) {
-            mobility += 1;
-            t = t.offset(d);
-        }
-        if pos.has_piece_of(t, side.color.opp()) {
-            mobility += 1;
-        }
+        let (empty, t) = empty_run(pos, sq, d);
+        mobility += empty + pos.has_piece_of(t, side.color.opp()) as usize;
     }
     sink.add(at::ROOK_MOBILITY + mobility, side.sign);
     let file = sq.file();
@@ -174,14 +180,7 @@ fn rook(pos: &Position, side: &Side, sq: Square, sink: &mut impl Sink) -> bool {
 #[inline(always)]
 fn cannon(pos: &Position, side: &Side, sq: Square, sink: &mut impl Sink) -> bool {
     // Quiet moves only: a capture over a screen would double the scan for little.
-    let mut mobility = 0;
-    for d in ORTHO {
-        let mut t = sq.offset(d);
-        while pos.is_empty(t) {
-            mobility += 1;
-            t = t.offset(d);
-        }
-    }
+    let mobility: usize = ORTHO.iter().map(|&d| empty_run(pos, sq, d).0).sum();
     sink.add(at::CANNON_MOBILITY + mobility, side.sign);
     let ek = side.enemy_king;
     if let Some(d) = line_step(sq, ek) {
