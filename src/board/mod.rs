@@ -7,6 +7,7 @@ mod movegen;
 mod mv;
 mod piece;
 mod position;
+mod see;
 mod square;
 pub mod tables;
 #[cfg(test)]

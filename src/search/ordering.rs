@@ -85,15 +85,27 @@ pub fn captured_value(pos: &Position, m: Move) -> i32 {
     })
 }
 
-/// Whether capture `m` likely loses material: the attacker is worth clearly more than the
-/// victim and the victim's side defends the square.
+/// Exchange values of the kinds for static exchange evaluation: the evaluation's material,
+/// the king priced so that it is never traded.
+pub const SEE_VALUES: [i32; 7] = {
+    let mut v = [0; 7];
+    let mut i = 0;
+    while i < 7 {
+        v[i] = piece_value(PieceKind::ALL[i]);
+        i += 1;
+    }
+    v[PieceKind::King.index()] = 10_000;
+    v
+};
+
+/// Whether capture `m` loses material by static exchange (a capture of a piece worth at least
+/// the capturer never does).
 #[inline]
 pub fn losing_capture(pos: &Position, m: Move) -> bool {
     let (Some(attacker), Some(victim)) = (pos.piece_at(m.from()), pos.piece_at(m.to())) else {
         return false;
     };
-    let gain = piece_value(victim.kind()) - piece_value(attacker.kind());
-    gain < -60 && pos.attacked_by(m.to(), victim.color())
+    SEE_VALUES[victim.kind().index()] < SEE_VALUES[attacker.kind().index()] && pos.see(m, &SEE_VALUES) < 0
 }
 
 /// A list of moves with ordering scores, handed out best first.
