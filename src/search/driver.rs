@@ -27,8 +27,10 @@ pub struct Features {
     pub futility: bool,
     /// Late-move pruning (skip late quiet moves near the leaves).
     pub late_move_pruning: bool,
-    /// Quiescence skips captures that likely lose material (defended, cheaper victim).
+    /// Quiescence skips captures that lose material by static exchange.
     pub losing_capture_pruning: bool,
+    /// Near the leaves, moves that lose material by static exchange are skipped.
+    pub see_pruning: bool,
     /// A move that gives check is searched one ply deeper.
     pub check_extension: bool,
     /// Quiescence also tries quiet checking moves at its first ply.
@@ -45,6 +47,7 @@ impl Features {
             "futility" => &mut self.futility,
             "late_move_pruning" => &mut self.late_move_pruning,
             "losing_capture_pruning" => &mut self.losing_capture_pruning,
+            "see_pruning" => &mut self.see_pruning,
             "check_extension" => &mut self.check_extension,
             "quiet_checks_in_qsearch" => &mut self.quiet_checks_in_qsearch,
             _ => return None,
@@ -52,13 +55,14 @@ impl Features {
     }
 
     /// Every switch's name, as `switch` takes it.
-    pub const NAMES: [&'static str; 8] = [
+    pub const NAMES: [&'static str; 9] = [
         "null_move",
         "lmr",
         "reverse_futility",
         "futility",
         "late_move_pruning",
         "losing_capture_pruning",
+        "see_pruning",
         "check_extension",
         "quiet_checks_in_qsearch",
     ];
@@ -73,6 +77,7 @@ impl Default for Features {
             futility: true,
             late_move_pruning: true,
             losing_capture_pruning: true,
+            see_pruning: true,
             check_extension: true,
             quiet_checks_in_qsearch: false,
         }

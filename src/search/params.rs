@@ -83,6 +83,13 @@ search_params! {
     /// ... + this per ply is at most alpha.
     fp_per_depth = 90 in 0..=400;
 
+    /// Moves losing material by static exchange are skipped at most at this depth: ...
+    see_max_depth = 6 in 0..=12;
+    /// ... a quiet move losing more than this per ply, ...
+    see_quiet_margin = 60 in 0..=300;
+    /// ... a capture losing more than this per ply squared.
+    see_capture_margin = 25 in 0..=200;
+
     /// Late-move reductions from this depth ...
     lmr_min_depth = 3 in 1..=8;
     /// ... for the move with this number on (1 is the first; the root counts from 0).

@@ -3,7 +3,7 @@
 //! reverse futility, null move, check extension, late-move reductions and pruning.
 
 use super::driver::{Frame, Worker};
-use super::ordering::{is_refutation, moving_piece, MovePicker};
+use super::ordering::{is_refutation, moving_piece, MovePicker, SEE_VALUES};
 use super::{Bound, INF, MATE, MAX_PLY, RULE_WIN};
 use crate::board::{Move, MoveList, PieceKind};
 use crate::eval::evaluate;
@@ -297,6 +297,18 @@ impl Worker<'_> {
                 let futile =
                     features.futility && depth <= p.fp_max_depth && eval + p.fp_base + p.fp_per_depth * depth <= alpha;
                 if (late || futile) && !self.pos.gives_check(m) {
+                    continue;
+                }
+            }
+            // Near the leaves, a move that loses material by exchange is skipped.
+            if features.see_pruning
+                && !in_check
+                && best > -RULE_WIN / 2
+                && move_count > 1
+                && depth <= p.see_max_depth
+            {
+                let margin = if capture { -p.see_capture_margin * depth * depth } else { -p.see_quiet_margin * depth };
+                if self.pos.see(m, &SEE_VALUES) < margin && (capture || !self.pos.gives_check(m)) {
                     continue;
                 }
             }
