@@ -30,6 +30,12 @@ impl Square {
         (self.0 >> 4) - RANK_OFFSET
     }
 
+    /// Index 0..90 of an on-board square (rank × 9 + file), for tables over the points.
+    #[inline]
+    pub const fn point(self) -> usize {
+        self.rank() as usize * 9 + self.file() as usize
+    }
+
     /// Raw index into the 256-entry mailbox.
     #[inline]
     pub const fn index(self) -> usize {

@@ -17,6 +17,13 @@ pub const HISTORY_MAX: i32 = 1 << 14;
 /// Captures that likely lose material go after the quiet moves.
 const BAD_CAPTURE: i32 = -4 * HISTORY_MAX;
 
+/// Piece codes (the `Piece::index` range) and board points, the axes of the history tables.
+const PIECES: usize = 16;
+const POINTS: usize = 90;
+
+/// An earlier move on the search path: the moving piece's code and the move.
+pub type Earlier = Option<(usize, Move)>;
+
 /// Quiet-move statistics of one search thread.
 pub struct Heuristics {
     /// Two killer moves per ply.
@@ -25,6 +32,9 @@ pub struct Heuristics {
     pub history: Vec<[i32; 256]>,
     /// counter[piece code][to square] of the previous move: the reply that refuted it.
     pub counter: Vec<[Move; 256]>,
+    /// Continuation history: how a quiet move (piece, to point) fared one or two plies after
+    /// an earlier move (piece, to point), flattened.
+    pub continuation: Vec<i16>,
 }
 
 impl Heuristics {
@@ -32,27 +42,55 @@ impl Heuristics {
     pub fn new(max_ply: usize) -> Heuristics {
         Heuristics {
             killers: vec![[Move::NULL; 2]; max_ply + 2],
-            history: vec![[0; 256]; 16],
-            counter: vec![[Move::NULL; 256]; 16],
+            history: vec![[0; 256]; PIECES],
+            counter: vec![[Move::NULL; 256]; PIECES],
+            continuation: vec![0; PIECES * POINTS * PIECES * POINTS],
         }
     }
 
+    /// Index of quiet (piece, m) after the earlier move `e` in `continuation`.
+    #[inline]
+    fn continuation_index(e: (usize, Move), piece: usize, m: Move) -> usize {
+        ((e.0 * POINTS + e.1.to().point()) * PIECES + piece) * POINTS + m.to().point()
+    }
+
+    /// The ordering score of quiet `m` (moving piece `piece`) after the earlier moves `earlier`
+    /// (one and two plies back): its history plus both continuation histories.
+    #[inline]
+    pub fn quiet_score(&self, piece: usize, m: Move, earlier: [Earlier; 2]) -> i32 {
+        let mut s = self.history[piece][m.to().index()];
+        for e in earlier.into_iter().flatten() {
+            s += self.continuation[Self::continuation_index(e, piece, m)] as i32;
+        }
+        s
+    }
+
     /// Records that quiet `m` (moving piece `piece`) caused a cutoff at `ply`.
-    pub fn reward(&mut self, ply: usize, piece: usize, m: Move, bonus: i32, prev: Option<(usize, Move)>) {
+    pub fn reward(&mut self, ply: usize, piece: usize, m: Move, bonus: i32, earlier: [Earlier; 2]) {
         let k = &mut self.killers[ply];
         if k[0] != m {
             k[1] = k[0];
             k[0] = m;
         }
-        Self::adjust(&mut self.history[piece][m.to().index()], bonus);
-        if let Some((pp, pm)) = prev {
+        if let Some((pp, pm)) = earlier[0] {
             self.counter[pp][pm.to().index()] = m;
         }
+        self.update(piece, m, bonus, earlier);
     }
 
-    /// Lowers the history of a quiet move that was tried and did not cut.
-    pub fn punish(&mut self, piece: usize, m: Move, malus: i32) {
-        Self::adjust(&mut self.history[piece][m.to().index()], -malus);
+    /// Lowers the histories of a quiet move that was tried and did not cut.
+    pub fn punish(&mut self, piece: usize, m: Move, malus: i32, earlier: [Earlier; 2]) {
+        self.update(piece, m, -malus, earlier);
+    }
+
+    fn update(&mut self, piece: usize, m: Move, delta: i32, earlier: [Earlier; 2]) {
+        Self::adjust(&mut self.history[piece][m.to().index()], delta);
+        for e in earlier.into_iter().flatten() {
+            let c = &mut self.continuation[Self::continuation_index(e, piece, m)];
+            let mut v = *c as i32;
+            Self::adjust(&mut v, delta);
+            *c = v as i16;
+        }
     }
 
     /// Gravity update: moves towards ±HISTORY_MAX, never past it.
@@ -123,11 +161,11 @@ impl MovePicker {
         tt_move: Move,
         heur: &Heuristics,
         ply: usize,
-        prev: Option<(usize, Move)>,
+        earlier: [Earlier; 2],
     ) -> MovePicker {
         let mut scores = [0; MAX_MOVES];
         let killers = heur.killers[ply];
-        let counter = prev.map_or(Move::NULL, |(pp, pm)| heur.counter[pp][pm.to().index()]);
+        let counter = earlier[0].map_or(Move::NULL, |(pp, pm)| heur.counter[pp][pm.to().index()]);
         for (i, &m) in moves.iter().enumerate() {
             scores[i] = if m == tt_move {
                 TT_MOVE
@@ -144,7 +182,7 @@ impl MovePicker {
             } else if m == counter {
                 COUNTER
             } else {
-                heur.history[moving_piece(pos, m)][m.to().index()]
+                heur.quiet_score(moving_piece(pos, m), m, earlier)
             };
         }
         MovePicker { moves, scores, next: 0 }
@@ -202,7 +240,7 @@ mod tests {
         let moves = pos.legal_moves();
         let quiet = moves.iter().copied().find(|&m| !pos.is_capture(m)).unwrap();
         let heur = Heuristics::new(8);
-        let mut p = MovePicker::new(&pos, moves.clone(), quiet, &heur, 0, None);
+        let mut p = MovePicker::new(&pos, moves.clone(), quiet, &heur, 0, [None, None]);
         assert_eq!(p.next().unwrap().0, quiet);
         assert_eq!(p.next().unwrap().0, Move::parse("e5e8").unwrap());
         assert_eq!(p.next().unwrap().0, Move::parse("e5a5").unwrap());
@@ -227,9 +265,10 @@ mod tests {
         let mut h = Heuristics::new(4);
         let m = Move::parse("h2e2").unwrap();
         for _ in 0..1000 {
-            h.reward(1, 5, m, 4000, None);
+            h.reward(1, 5, m, 4000, [Some((3, m)), None]);
         }
         assert!(h.history[5][m.to().index()] <= HISTORY_MAX);
+        assert!(h.quiet_score(5, m, [Some((3, m)), None]) <= 2 * HISTORY_MAX);
         assert_eq!(h.killers[1][0], m);
     }
 }

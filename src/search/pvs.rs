@@ -251,10 +251,11 @@ impl Worker<'_> {
             depth -= 1;
         }
 
-        let prev = {
-            let f = self.stack[ply - 1];
+        // The moves one and two plies back (none across a null move or before the root).
+        let earlier = [1, 2].map(|back| {
+            let f = self.stack[ply.checked_sub(back)?];
             (!f.mv.is_null()).then_some((f.piece, f.mv))
-        };
+        });
         // The table's move is tried before any generation: it often cuts at once.
         let mut tt_move_first = !tt_move.is_null() && self.pos.is_legal(tt_move);
         let mut picker: Option<MovePicker> = None;
@@ -277,7 +278,7 @@ impl Worker<'_> {
                             // Checkmate or stalemate: both lose.
                             return -MATE + ply as i32;
                         }
-                        picker.insert(MovePicker::new(&self.pos, list, tt_move, &self.heur, ply, prev))
+                        picker.insert(MovePicker::new(&self.pos, list, tt_move, &self.heur, ply, earlier))
                     }
                 };
                 match picker.next() {
@@ -335,9 +336,9 @@ impl Worker<'_> {
                         if !capture {
                             let p = self.params();
                             let bonus = (depth * depth * p.history_mul).min(p.history_max);
-                            self.heur.reward(ply, piece, m, bonus, prev);
+                            self.heur.reward(ply, piece, m, bonus, earlier);
                             for &(p, q) in &quiets {
-                                self.heur.punish(p, q, bonus);
+                                self.heur.punish(p, q, bonus, earlier);
                             }
                         }
                         break;
