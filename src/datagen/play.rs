@@ -8,7 +8,7 @@ use crate::board::zobrist::splitmix;
 use crate::board::{Color, Position};
 use crate::matches::openings::Opening;
 use crate::rules::{Game, GameResult};
-use crate::search::{Engine, Limits, Score, SearchRequest, SearchResult, RULE_WIN};
+use crate::search::{Engine, Limits, Score, SearchRequest, SearchResult};
 
 /// How long each move is searched.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -134,12 +134,11 @@ impl Rng {
 }
 
 /// A search score as stored: centipawns within ±`SCORE_LIMIT`, and whether it is decisive
-/// (a mate, or a win by the rules in the `RULE_WIN` band).
+/// (a mate, or a win by the rules: the search reports both on the mate scale).
 pub fn stored_score(score: Score) -> (i16, bool) {
     let limit = SCORE_LIMIT as i32;
     match score {
         Score::Mate(m) => (if m > 0 { SCORE_LIMIT } else { -SCORE_LIMIT }, true),
-        Score::Cp(v) if v.abs() >= RULE_WIN / 2 => (v.signum() as i16 * SCORE_LIMIT, true),
         Score::Cp(v) => (v.clamp(-limit, limit) as i16, false),
     }
 }
@@ -273,7 +272,6 @@ mod tests {
     fn scores_are_clamped_and_decisive_ones_flagged() {
         assert_eq!(stored_score(Score::Cp(35)), (35, false));
         assert_eq!(stored_score(Score::Cp(-12_000)), (-SCORE_LIMIT, false));
-        assert_eq!(stored_score(Score::Cp(RULE_WIN)), (SCORE_LIMIT, true));
         assert_eq!(stored_score(Score::Mate(3)), (SCORE_LIMIT, true));
         assert_eq!(stored_score(Score::Mate(0)), (-SCORE_LIMIT, true));
         assert_eq!(stored_score(Score::Mate(-2)), (-SCORE_LIMIT, true));

@@ -29,9 +29,12 @@ use std::thread::JoinHandle;
 pub const MATE: i32 = 30000;
 /// Largest score below mate scores.
 pub const MATE_BOUND: i32 = MATE - 1000;
-/// A win by the rules without mate (the opponent's forbidden perpetual check or chase): a
-/// band below `MATE_BOUND` and far above any evaluation, reported as centipawns.
+/// A win by the rules without mate (the opponent's forbidden perpetual check or chase) at the
+/// root: `RULE_WIN - ply` at the ply where the verdict falls, a band below `MATE_BOUND` and far
+/// above any evaluation. Reported on the mate scale, as the moves until the verdict.
 pub const RULE_WIN: i32 = 25000;
+/// Scores at or beyond this magnitude (and below `MATE_BOUND`) are rule wins or losses.
+pub const RULE_BOUND: i32 = RULE_WIN - 1000;
 /// Beyond every score.
 pub(crate) const INF: i32 = MATE + 1;
 /// Deepest ply of the search stack.
@@ -47,12 +50,14 @@ pub enum Score {
 }
 
 impl Score {
-    /// Converts an internal score (mates as `±(MATE - ply)`) into a `Score`.
+    /// Converts an internal score (mates as `±(MATE - ply)`, rule outcomes as
+    /// `±(RULE_WIN - ply)`) into a `Score`: both count the moves to the end of the game.
     pub fn from_internal(v: i32) -> Score {
-        if v >= MATE_BOUND {
-            Score::Mate((MATE - v + 1) / 2)
-        } else if v <= -MATE_BOUND {
-            Score::Mate(-((MATE + v) / 2))
+        let top = if v.abs() >= MATE_BOUND { MATE } else { RULE_WIN };
+        if v >= RULE_BOUND {
+            Score::Mate((top - v + 1) / 2)
+        } else if v <= -RULE_BOUND {
+            Score::Mate(-((top + v) / 2))
         } else {
             Score::Cp(v)
         }

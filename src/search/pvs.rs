@@ -57,7 +57,7 @@ impl Worker<'_> {
             if self.keys[j] == key {
                 self.node_repeats = true;
                 if j >= self.root_index {
-                    return Some(self.loop_score(j));
+                    return Some(self.loop_score(j, ply));
                 }
                 // Before the root: a verdict on the third occurrence in the game.
                 game_hits += 1;
@@ -68,7 +68,7 @@ impl Worker<'_> {
             }
         }
         match (game_hits, earlier_in_game) {
-            (2, Some(first)) => Some(self.loop_score(first)),
+            (2, Some(first)) => Some(self.loop_score(first, ply)),
             // A second occurrence: the opponent can make it the third. If the loop so far
             // is one the root side would lose, assume it will (pessimism is safe); a draw or
             // the opponent's loss waits for the real third occurrence.
@@ -80,7 +80,8 @@ impl Worker<'_> {
                 };
                 match (self.shared.loop_verdict)(&self.pos, &self.moves[first..]) {
                     LoopVerdict::Loses(side) if side == root_side => {
-                        Some(if side == self.pos.side_to_move() { -RULE_WIN } else { RULE_WIN })
+                        let win = RULE_WIN - ply as i32;
+                        Some(if side == self.pos.side_to_move() { -win } else { win })
                     }
                     _ => None,
                 }
@@ -89,13 +90,15 @@ impl Worker<'_> {
         }
     }
 
-    /// The score of a repetition loop that started at `keys[from]`: a draw, or a rule win or
-    /// loss (`±RULE_WIN`, below mate scores) for the side that perpetually checks or chases.
-    fn loop_score(&self, from: usize) -> i32 {
+    /// The score of a repetition loop that started at `keys[from]`, reached at `ply`: a draw,
+    /// or a rule win or loss (`±(RULE_WIN - ply)`, below mate scores) for the side that
+    /// perpetually checks or chases.
+    fn loop_score(&self, from: usize, ply: usize) -> i32 {
+        let win = RULE_WIN - ply as i32;
         match (self.shared.loop_verdict)(&self.pos, &self.moves[from..]) {
             LoopVerdict::Draw => 0,
-            LoopVerdict::Loses(side) if side == self.pos.side_to_move() => -RULE_WIN,
-            LoopVerdict::Loses(_) => RULE_WIN,
+            LoopVerdict::Loses(side) if side == self.pos.side_to_move() => -win,
+            LoopVerdict::Loses(_) => win,
         }
     }
 

@@ -1,7 +1,7 @@
 //! The transposition table shared by all search threads: buckets of four entries, each a
 //! pair of atomics (key xor data, data) so a torn write is detected instead of trusted.
 
-use super::{Bound, MATE_BOUND};
+use super::{Bound, RULE_BOUND};
 use crate::board::Move;
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
 
@@ -71,11 +71,12 @@ fn bits_bound(b: u64) -> Bound {
     }
 }
 
-/// Mate scores are stored relative to the node, not the root, so they stay true at any ply.
+/// Mate and rule-outcome scores are stored relative to the node, not the root, so they stay
+/// true at any ply.
 pub fn score_to_tt(score: i32, ply: usize) -> i32 {
-    if score >= MATE_BOUND {
+    if score >= RULE_BOUND {
         score + ply as i32
-    } else if score <= -MATE_BOUND {
+    } else if score <= -RULE_BOUND {
         score - ply as i32
     } else {
         score
@@ -84,9 +85,9 @@ pub fn score_to_tt(score: i32, ply: usize) -> i32 {
 
 /// Inverse of `score_to_tt`.
 pub fn score_from_tt(score: i32, ply: usize) -> i32 {
-    if score >= MATE_BOUND {
+    if score >= RULE_BOUND {
         score - ply as i32
-    } else if score <= -MATE_BOUND {
+    } else if score <= -RULE_BOUND {
         score + ply as i32
     } else {
         score
