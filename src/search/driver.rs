@@ -33,6 +33,8 @@ pub struct Features {
     pub see_pruning: bool,
     /// A move that gives check is searched one ply deeper.
     pub check_extension: bool,
+    /// The table's move is searched deeper when every other move fails well below its score.
+    pub singular_extension: bool,
     /// Quiescence also tries quiet checking moves at its first ply.
     pub quiet_checks_in_qsearch: bool,
 }
@@ -49,13 +51,14 @@ impl Features {
             "losing_capture_pruning" => &mut self.losing_capture_pruning,
             "see_pruning" => &mut self.see_pruning,
             "check_extension" => &mut self.check_extension,
+            "singular_extension" => &mut self.singular_extension,
             "quiet_checks_in_qsearch" => &mut self.quiet_checks_in_qsearch,
             _ => return None,
         })
     }
 
     /// Every switch's name, as `switch` takes it.
-    pub const NAMES: [&'static str; 9] = [
+    pub const NAMES: [&'static str; 10] = [
         "null_move",
         "lmr",
         "reverse_futility",
@@ -64,6 +67,7 @@ impl Features {
         "losing_capture_pruning",
         "see_pruning",
         "check_extension",
+        "singular_extension",
         "quiet_checks_in_qsearch",
     ];
 }
@@ -79,6 +83,7 @@ impl Default for Features {
             losing_capture_pruning: true,
             see_pruning: true,
             check_extension: true,
+            singular_extension: true,
             quiet_checks_in_qsearch: false,
         }
     }
@@ -166,6 +171,8 @@ pub(crate) struct Worker<'a> {
     pub pv: Vec<[Move; MAX_PLY + 1]>,
     pub pv_len: [usize; MAX_PLY + 1],
     pub stack: [Frame; MAX_PLY + 2],
+    /// The move a singular-extension test leaves out at each ply (`Move::NULL`: none).
+    pub excluded: [Move; MAX_PLY + 2],
     pub root_moves: Vec<RootMove>,
     pub pv_idx: usize,
     pub root_depth: i32,
@@ -219,6 +226,7 @@ impl<'a> Worker<'a> {
             pv: vec![[Move::NULL; MAX_PLY + 1]; MAX_PLY + 1],
             pv_len: [0; MAX_PLY + 1],
             stack: [Frame::default(); MAX_PLY + 2],
+            excluded: [Move::NULL; MAX_PLY + 2],
             root_moves,
             pv_idx: 0,
             root_depth: 0,

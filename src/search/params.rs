@@ -108,6 +108,16 @@ search_params! {
     /// ... at most this.
     history_max = 4000 in 100..=16000;
 
+    /// Singular extension from this depth, when the table's entry is at most ...
+    se_min_depth = 8 in 4..=16;
+    /// ... this many plies shallower; the other moves are searched against the table score
+    /// less ...
+    se_tt_depth_slack = 3 in 1..=6;
+    /// ... this much per ply, in centipawns.
+    se_margin = 2 in 1..=20;
+    /// Two plies of extension when the other moves fail by this much more (not at PV nodes).
+    se_double_margin = 20 in 0..=200;
+
     /// Check extensions stop at ply 2 × iteration depth + this.
     check_ext_slack = 8 in 0..=40;
 

@@ -4,7 +4,8 @@
 
 use super::driver::{Frame, Worker};
 use super::ordering::{is_refutation, moving_piece, MovePicker, SEE_VALUES};
-use super::{Bound, INF, MATE, MAX_PLY, RULE_WIN};
+use super::tt::TtEntry;
+use super::{Bound, INF, MATE, MAX_PLY, RULE_BOUND, RULE_WIN};
 use crate::board::{Move, MoveList, PieceKind};
 use crate::eval::evaluate;
 use crate::rules::{insufficient_material, LoopVerdict, MOVE_LIMIT_PLIES};
@@ -24,6 +25,14 @@ pub(super) struct Step {
     pub improving: bool,
     /// The move's ordering score (history, killer or counter-move rank).
     pub order: i32,
+}
+
+/// What the singular-extension test decided for the table's move.
+enum Singular {
+    /// Search it this many plies deeper (−1: shallower).
+    Extend(i32),
+    /// Even without it the node fails high: return this score.
+    Cut(i32),
 }
 
 impl Worker<'_> {
@@ -196,7 +205,10 @@ impl Worker<'_> {
 
         let alpha_in = alpha;
         let key = self.pos.key();
-        let tt = self.shared.tt.probe(key, ply);
+        // A singular-extension test searches this node without one move: the table's entry
+        // is about the full node, so it is neither used nor overwritten.
+        let excluded = self.excluded[ply];
+        let tt = if excluded.is_null() { self.shared.tt.probe(key, ply) } else { None };
         let tt_move = tt.map_or(Move::NULL, |e| e.mv);
         if let Some(e) = tt {
             // Not at a repeated position: its stored score may predate the repetition.
@@ -230,6 +242,7 @@ impl Worker<'_> {
             // Null move: if passing still beats beta, a real move will too (not in endgames
             // thin enough for zugzwang, never twice in a row).
             if features.null_move
+                && excluded.is_null()
                 && depth >= p.nmp_min_depth
                 && eval >= beta
                 && !self.stack[ply - 1].mv.is_null()
@@ -250,7 +263,7 @@ impl Worker<'_> {
         }
 
         // No table move (any node type): a shallower search costs less than a bad order.
-        if depth >= p.iir_min_depth && tt_move.is_null() {
+        if depth >= p.iir_min_depth && tt_move.is_null() && excluded.is_null() {
             depth -= 1;
         }
 
@@ -286,6 +299,7 @@ impl Worker<'_> {
                 };
                 match picker.next() {
                     Some((m, _)) if m == tt_move && move_count > 0 => continue,
+                    Some((m, _)) if m == excluded => continue,
                     Some(next) => next,
                     None => break,
                 }
@@ -316,11 +330,23 @@ impl Worker<'_> {
                     continue;
                 }
             }
+            // Singular extension: if every other move fails well below the table's score, the
+            // table's move is searched deeper; if even they beat beta, the node is cut.
+            let mut extension = 0;
+            if m == tt_move && move_count == 1 {
+                match self.singular(tt, depth, beta, ply, pv_node) {
+                    Singular::Cut(v) => return v,
+                    Singular::Extend(e) => extension = e,
+                }
+                if self.stopped {
+                    return 0;
+                }
+            }
             self.stack[ply] = Frame { eval, mv: m, piece };
             let u = self.push_move(m);
             let gives_check = self.pos.in_check();
             // Check extension, bounded so perpetual-check lines cannot run away.
-            let new_depth = depth - 1 + self.check_extension(gives_check, ply) as i32;
+            let new_depth = depth - 1 + (self.check_extension(gives_check, ply) as i32 + extension).min(2);
             let quiet = !capture && !gives_check && !in_check;
             let step = Step { first: move_count == 1, move_count, quiet, pv_node, improving, order };
             let score = self.search_move(step, depth, new_depth, alpha, beta, ply);
@@ -354,9 +380,42 @@ impl Worker<'_> {
             }
         }
 
+        if !excluded.is_null() {
+            // Every move but the excluded one was searched (or there was no other): no store.
+            return best.max(-MATE + ply as i32);
+        }
         let bound = Bound::of(best, alpha_in, beta);
         let stored_eval = if in_check { 0 } else { eval };
         self.shared.tt.store(key, best_move, best, stored_eval, depth, bound, ply);
         best
+    }
+
+    /// The singular-extension test of the table's move at a node of `depth`: the other moves
+    /// are searched at half depth against the table's score less a margin.
+    fn singular(&mut self, tt: Option<TtEntry>, depth: i32, beta: i32, ply: usize, pv_node: bool) -> Singular {
+        let p = self.params();
+        let Some(e) = tt else { return Singular::Extend(0) };
+        if !self.shared.features.singular_extension
+            || depth < p.se_min_depth
+            || e.depth < depth - p.se_tt_depth_slack
+            || e.bound == Bound::Upper
+            || e.score.abs() >= RULE_BOUND
+            || ply >= 2 * self.root_depth as usize
+        {
+            return Singular::Extend(0);
+        }
+        let s_beta = e.score - p.se_margin * depth;
+        self.excluded[ply] = e.mv;
+        let v = self.pvs((depth - 1) / 2, s_beta - 1, s_beta, ply);
+        self.excluded[ply] = Move::NULL;
+        if v < s_beta {
+            Singular::Extend(1 + (!pv_node && v < s_beta - p.se_double_margin) as i32)
+        } else if s_beta >= beta {
+            Singular::Cut(s_beta)
+        } else if e.score >= beta {
+            Singular::Extend(-1)
+        } else {
+            Singular::Extend(0)
+        }
     }
 }
