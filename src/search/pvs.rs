@@ -319,12 +319,7 @@ impl Worker<'_> {
                 }
             }
             // Near the leaves, a move that loses material by exchange is skipped.
-            if features.see_pruning
-                && !in_check
-                && best > -RULE_WIN / 2
-                && move_count > 1
-                && depth <= p.see_max_depth
-            {
+            if features.see_pruning && !in_check && best > -RULE_WIN / 2 && move_count > 1 && depth <= p.see_max_depth {
                 let margin = if capture { -p.see_capture_margin * depth * depth } else { -p.see_quiet_margin * depth };
                 if self.pos.see(m, &SEE_VALUES) < margin && (capture || !self.pos.gives_check(m)) {
                     continue;
