@@ -352,10 +352,11 @@ fn uccis_standard_options_are_accepted_and_only_working_ones_listed() {
         "option debug type check default false",
         "option ponder type check default false",
         "option pruning type combo var none var small var medium var large default large",
+        "option randomness type combo var none var tiny var small var medium var large var huge default none",
     ] {
         assert!(lines.contains(&line.to_string()), "{line}: {lines:?}");
     }
-    for unlisted in ["usehash", "usebook", "bookfiles", "idle", "knowledge", "randomness", "style", "promotion"] {
+    for unlisted in ["usehash", "usebook", "bookfiles", "idle", "knowledge", "style", "promotion"] {
         assert!(!lines.iter().any(|l| l.starts_with(&format!("option {unlisted} "))), "{unlisted}: {lines:?}");
     }
     for ok in [

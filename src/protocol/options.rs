@@ -4,6 +4,7 @@
 //! spin, button, combo (one of fixed words) and string.
 
 use super::command::{clip, parse_bool, parse_count};
+use crate::search::{Strength, ELO_RANGE, MAX_SKILL};
 
 /// What an option controls (the same setting may have a different name per dialect).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -38,7 +39,7 @@ pub enum Key {
     Pruning,
     /// UCCI `knowledge` (stored, no effect).
     Knowledge,
-    /// UCCI `randomness` (stored, no effect).
+    /// UCCI `randomness`: a random pick among the best lines within a grade's spread.
     Randomness,
     /// UCCI `style` (stored, no effect).
     Style,
@@ -48,6 +49,12 @@ pub enum Key {
     Variant,
     /// UCI `UCI_ShowWDL`: `wdl W D L` on every info line with a score.
     ShowWdl,
+    /// UCI and CECP `Skill Level`: 0 (weakest) to 20 (full strength).
+    SkillLevel,
+    /// UCI `UCI_LimitStrength`: play at `UCI_Elo` (overrides `Skill Level`).
+    LimitStrength,
+    /// UCI `UCI_Elo`: the strength `UCI_LimitStrength` plays at.
+    Elo,
 }
 
 impl Key {
@@ -223,6 +230,12 @@ pub const PONDER: Spec = Spec::check(Key::Ponder, "Ponder");
 pub const VARIANT: Spec = Spec::combo(Key::Variant, "UCI_Variant", &["xiangqi"]);
 /// UCI's `UCI_ShowWDL`.
 pub const SHOW_WDL: Spec = Spec::check(Key::ShowWdl, "UCI_ShowWDL");
+/// UCI's and CECP's `Skill Level`.
+pub const SKILL_LEVEL: Spec = Spec::spin(Key::SkillLevel, "Skill Level", 0, MAX_SKILL as u64);
+/// UCI's `UCI_LimitStrength`.
+pub const LIMIT_STRENGTH: Spec = Spec::check(Key::LimitStrength, "UCI_LimitStrength");
+/// UCI's `UCI_Elo`, over the calibrated range.
+pub const ELO: Spec = Spec::spin(Key::Elo, "UCI_Elo", ELO_RANGE.0 as u64, ELO_RANGE.1 as u64);
 
 /// UCCI's grades of `pruning`, `knowledge` and `idle`.
 pub const GRADES: &[&str] = &["none", "small", "medium", "large"];
@@ -278,12 +291,18 @@ pub struct Options {
     pub pruning: &'static str,
     /// UCCI `knowledge` (kept, no effect).
     pub knowledge: &'static str,
-    /// UCCI `randomness` (kept, no effect).
+    /// UCCI `randomness`.
     pub randomness: &'static str,
     /// UCCI `style` (kept, no effect).
     pub style: &'static str,
     /// UCI `UCI_ShowWDL`.
     pub show_wdl: bool,
+    /// `Skill Level`.
+    pub skill_level: u64,
+    /// UCI `UCI_LimitStrength`.
+    pub limit_strength: bool,
+    /// UCI `UCI_Elo`.
+    pub elo: u64,
 }
 
 impl Default for Options {
@@ -306,6 +325,9 @@ impl Default for Options {
             randomness: "none",
             style: "normal",
             show_wdl: false,
+            skill_level: MAX_SKILL as u64,
+            limit_strength: false,
+            elo: ELO_RANGE.1 as u64,
         }
     }
 }
@@ -357,6 +379,9 @@ impl Options {
             Key::Promotion => false.to_string(),
             Key::Variant => VARIANT_NAME.to_string(),
             Key::ShowWdl => self.show_wdl.to_string(),
+            Key::SkillLevel => self.skill_level.to_string(),
+            Key::LimitStrength => self.limit_strength.to_string(),
+            Key::Elo => self.elo.to_string(),
         }
     }
 
@@ -378,6 +403,7 @@ impl Options {
                     Key::UseHash => self.use_hash = b,
                     Key::UseBook => self.use_book = b,
                     Key::ShowWdl => self.show_wdl = b,
+                    Key::LimitStrength => self.limit_strength = b,
                     Key::Promotion if b => {
                         return Err(format!(
                             "option '{name}': the variant where advisors and elephants may become pawns is not \
@@ -428,11 +454,21 @@ impl Options {
                     Key::Threads => self.threads = n,
                     Key::MultiPv => self.multipv = n,
                     Key::MoveOverhead => self.move_overhead_ms = n,
+                    Key::SkillLevel => self.skill_level = n,
+                    Key::Elo => self.elo = n,
                     _ => {}
                 }
             }
         }
         Ok(Applied { key: spec.key, note })
+    }
+
+    /// How much the search holds back: `UCI_Elo` when `UCI_LimitStrength` is on, else
+    /// `Skill Level`, plus UCCI `randomness`.
+    pub fn strength(&self) -> Strength {
+        let base =
+            if self.limit_strength { Strength::elo(self.elo as i32) } else { Strength::skill(self.skill_level as f64) };
+        base.with_randomness(self.randomness)
     }
 
     fn value_of(&self, key: Key) -> u64 {
@@ -441,6 +477,8 @@ impl Options {
             Key::Threads => self.threads,
             Key::MultiPv => self.multipv,
             Key::MoveOverhead => self.move_overhead_ms,
+            Key::SkillLevel => self.skill_level,
+            Key::Elo => self.elo,
             _ => 0,
         }
     }

@@ -385,6 +385,9 @@ impl Session {
                     self.engine.set_tunable(switch, if on { "true" } else { "false" })?;
                 }
             }
+            Key::SkillLevel | Key::LimitStrength | Key::Elo | Key::Randomness => {
+                self.engine.set_strength(self.opts.strength())
+            }
             // Read where they act (go, the loop, the replies), or kept without effect.
             _ => {}
         }

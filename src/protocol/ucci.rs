@@ -34,6 +34,7 @@ const OPTIONS: OptionSet = OptionSet {
         Spec::spin(Key::Threads, "threads", 0, MAX_THREADS).zero_is_default(),
         Spec::spin(Key::MoveOverhead, "moveoverhead", 0, MAX_MOVE_OVERHEAD_MS),
         Spec::combo(Key::Pruning, "pruning", GRADES),
+        Spec::combo(Key::Randomness, "randomness", RANDOMNESS),
         Spec::button(Key::ClearHash, "newgame"),
     ],
     unlisted: &[
@@ -42,7 +43,6 @@ const OPTIONS: OptionSet = OptionSet {
         Spec::string(Key::BookFiles, "bookfiles"),
         Spec::combo(Key::Idle, "idle", GRADES),
         Spec::combo(Key::Knowledge, "knowledge", GRADES),
-        Spec::combo(Key::Randomness, "randomness", RANDOMNESS),
         Spec::combo(Key::Style, "style", STYLES),
         Spec::check(Key::Promotion, "promotion"),
     ],
@@ -268,7 +268,11 @@ mod tests {
         let hs = Ucci.handshake();
         assert_eq!(hs.last().map(String::as_str), Some("ucciok"));
         assert!(hs.contains(&"option pruning type combo var none var small var medium var large default large".into()));
-        for unlisted in ["usehash", "usebook", "bookfiles", "idle", "knowledge", "randomness", "style", "promotion"] {
+        assert!(hs.contains(
+            &"option randomness type combo var none var tiny var small var medium var large var huge default none"
+                .into()
+        ));
+        for unlisted in ["usehash", "usebook", "bookfiles", "idle", "knowledge", "style", "promotion"] {
             assert!(!hs.iter().any(|l| l.starts_with(&format!("option {unlisted} "))), "{unlisted}");
             assert!(OPTIONS.find(unlisted).is_some(), "{unlisted} is accepted");
         }

@@ -4,7 +4,8 @@
 
 use super::command::{bare, clip, parse_go, parse_shared, small, Command, Go, Words};
 use super::options::{
-    OptionSet, Options, Style, CLEAR_HASH, HASH, MOVE_OVERHEAD, MULTIPV, PONDER, SHOW_WDL, THREADS, VARIANT,
+    OptionSet, Options, Style, CLEAR_HASH, ELO, HASH, LIMIT_STRENGTH, MOVE_OVERHEAD, MULTIPV, PONDER, SHOW_WDL,
+    SKILL_LEVEL, THREADS, VARIANT,
 };
 use super::policy::Decision;
 use super::wdl::wdl;
@@ -22,7 +23,19 @@ pub struct Uci {
 
 const OPTIONS: OptionSet = OptionSet {
     style: Style::Uci,
-    advertised: &[HASH, THREADS, CLEAR_HASH, PONDER, MULTIPV, MOVE_OVERHEAD, VARIANT, SHOW_WDL],
+    advertised: &[
+        HASH,
+        THREADS,
+        CLEAR_HASH,
+        PONDER,
+        MULTIPV,
+        MOVE_OVERHEAD,
+        VARIANT,
+        SHOW_WDL,
+        SKILL_LEVEL,
+        LIMIT_STRENGTH,
+        ELO,
+    ],
     unlisted: &[],
     unknown_is_error: true,
 };

@@ -3,10 +3,11 @@
 
 use super::ordering::Heuristics;
 use super::pvs::Step;
+use super::strength::{pick_line, PickRng, Strength};
 use super::time::TimeManager;
 use super::tt::TranspositionTable;
 use super::{Bound, Info, Limits, Report, Score, SearchParams, SearchRequest, SearchResult, Settings};
-use super::{INF, MATE, MATE_BOUND, MAX_PLY, RULE_WIN};
+use super::{INF, MATE, MATE_BOUND, MAX_PLY, RULE_BOUND, RULE_WIN};
 use crate::board::{Move, Position};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
@@ -100,6 +101,11 @@ pub(crate) struct Shared<'a> {
     pub node_counts: Vec<AtomicU64>,
     pub limits: Limits,
     pub multipv: usize,
+    /// Lines reported per iteration (the GUI's MultiPV; `multipv` may be more when weakened).
+    pub shown_lines: usize,
+    /// How much the main thread holds back, and the seed of its pick.
+    pub strength: Strength,
+    pub pick_seed: u64,
     pub features: Features,
     pub params: SearchParams,
     pub start: Instant,
@@ -322,7 +328,8 @@ impl<'a> Worker<'a> {
     /// Iterative deepening; the main thread reports through `report` and decides when to stop.
     pub fn iterate(&mut self, report: &mut dyn FnMut(Report)) {
         let limits = self.shared.limits.clone();
-        let max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH) as i32;
+        let cap = self.shared.strength.depth_cap.unwrap_or(MAX_DEPTH);
+        let max_depth = limits.depth.unwrap_or(MAX_DEPTH).min(cap).clamp(1, MAX_DEPTH) as i32;
         let multipv = self.shared.multipv.min(self.root_moves.len()).max(1);
         let main = self.id == 0;
         let p = self.params();
@@ -389,6 +396,7 @@ impl<'a> Worker<'a> {
                 continue;
             }
             self.may_stop = true;
+            // A weakened search compares more lines than the GUI asked to see.
             for i in 0..multipv {
                 self.report_line(depth, i, Bound::Exact, report);
             }
@@ -477,6 +485,10 @@ impl<'a> Worker<'a> {
 
     /// Sends the line `index` of the current iteration.
     fn report_line(&mut self, depth: i32, index: usize, bound: Bound, report: &mut dyn FnMut(Report)) {
+        // A weakened search compares more lines than the GUI asked to see.
+        if index >= self.shared.shown_lines {
+            return;
+        }
         let rm = self.root_moves[index].clone();
         let bound = if bound == Bound::Exact { rm.bound } else { bound };
         self.send_line(depth, index, &rm, bound, report);
@@ -525,13 +537,30 @@ impl<'a> Worker<'a> {
     /// always the first move of the last line shown (a new best move found in an unfinished
     /// iteration, or a helper's shorter mate, would otherwise go unreported).
     fn finish(&mut self, helpers: &[Option<(i32, RootMove)>], report: &mut dyn FnMut(Report)) {
-        let Some((depth, rm)) = self.chosen_line(helpers) else {
+        let Some((depth, mut rm)) = self.chosen_line(helpers) else {
             return;
         };
+        if let Some(weaker) = self.weakened_pick() {
+            rm = weaker;
+        }
         if self.last_reported != Some((rm.mv, rm.current_score())) {
             self.send_line(depth, 0, &rm, rm.bound, report);
         }
         self.root_moves[0] = rm;
+    }
+
+    /// When the strength is limited: the line the random pick plays instead of the best, if
+    /// it picks another (`strength::pick_line` over the lines searched).
+    fn weakened_pick(&self) -> Option<RootMove> {
+        let strength = self.shared.strength;
+        let lines = self.shared.multipv.min(self.root_moves.len());
+        if strength.spread_cp == 0 || lines < 2 {
+            return None;
+        }
+        let scores: Vec<i32> = self.root_moves[..lines].iter().map(RootMove::current_score).collect();
+        let mut rng = PickRng::new(self.shared.pick_seed);
+        let i = pick_line(&scores, strength.spread_cp, RULE_BOUND, &mut rng);
+        (i > 0).then(|| self.root_moves[i].clone())
     }
 
     /// The outcome after the iterations: best line, its score, the completed depth.
@@ -597,7 +626,15 @@ pub(crate) fn run_search(
         ponderhit,
         node_counts: (0..settings.threads).map(|_| AtomicU64::new(0)).collect(),
         limits: request.limits.clone(),
-        multipv: settings.multipv,
+        // A weakened search needs lines to choose from.
+        multipv: if settings.strength.spread_cp > 0 {
+            settings.multipv.max(settings.strength.lines)
+        } else {
+            settings.multipv
+        },
+        shown_lines: settings.multipv,
+        strength: settings.strength,
+        pick_seed: settings.pick_seed,
         features: settings.features,
         params: settings.params,
         start: t0,

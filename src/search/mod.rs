@@ -10,6 +10,7 @@ mod ordering;
 mod params;
 mod pvs;
 mod qsearch;
+mod strength;
 mod time;
 mod tt;
 
@@ -18,6 +19,7 @@ mod tests;
 
 pub use driver::{Features, MAX_DEPTH};
 pub use params::{ParamSpec, SearchParams};
+pub use strength::{skill_for_elo, Strength, ELO_RANGE, MAX_SKILL, RANDOMNESS_SPREAD, SKILL_ELO};
 use tt::TranspositionTable;
 
 use crate::board::{Move, Position};
@@ -166,6 +168,10 @@ pub(crate) struct Settings {
     pub multipv: usize,
     pub features: Features,
     pub params: SearchParams,
+    /// How much the engine holds back (full strength by default).
+    pub strength: Strength,
+    /// Seed of this search's pick among lines when weakened (drawn per search).
+    pub pick_seed: u64,
     /// How a repetition loop is judged (the rules' `loop_verdict`; replaceable in tests).
     pub loop_verdict: driver::LoopJudge,
 }
@@ -232,6 +238,8 @@ pub struct Engine {
     stop: Arc<AtomicBool>,
     ponderhit: Arc<AtomicBool>,
     handle: Option<JoinHandle<SearchResult>>,
+    /// Draws each search's `pick_seed`.
+    rng: strength::PickRng,
 }
 
 impl Default for Engine {
@@ -251,11 +259,14 @@ impl Engine {
                 multipv: 1,
                 features: Features::default(),
                 params: SearchParams::DEFAULT,
+                strength: Strength::FULL,
+                pick_seed: 0,
                 loop_verdict: crate::rules::loop_verdict,
             },
             stop: Arc::new(AtomicBool::new(false)),
             ponderhit: Arc::new(AtomicBool::new(false)),
             handle: None,
+            rng: strength::PickRng::from_clock(),
         }
     }
 
@@ -294,6 +305,21 @@ impl Engine {
     /// Switches selective-search techniques on or off (for measuring them).
     pub fn set_features(&mut self, features: Features) {
         self.settings.features = features;
+    }
+
+    /// Sets how much the engine holds back from the next search on.
+    pub fn set_strength(&mut self, strength: Strength) {
+        self.settings.strength = strength;
+    }
+
+    /// How much the engine holds back now.
+    pub fn strength(&self) -> Strength {
+        self.settings.strength
+    }
+
+    /// Seeds the pick among lines of weakened searches (tests; play seeds from the clock).
+    pub fn seed_strength_pick(&mut self, seed: u64) {
+        self.rng = strength::PickRng::new(seed);
     }
 
     /// The search's tunable numbers now.
@@ -351,7 +377,7 @@ impl Engine {
         self.stop.store(false, Ordering::SeqCst);
         self.ponderhit.store(false, Ordering::SeqCst);
         let (tt, stop, ponderhit) = (self.tt.clone(), self.stop.clone(), self.ponderhit.clone());
-        let settings = self.settings;
+        let settings = Settings { pick_seed: self.rng.next_u64(), ..self.settings };
         self.handle = Some(std::thread::spawn(move || {
             let (pondering, infinite) = (request.limits.pondering, request.limits.infinite);
             let result = driver::run_search(&tt, &stop, &ponderhit, &request, &settings, &mut report);

@@ -462,3 +462,43 @@ fn search_follows_the_rules_own_verdict_on_the_perpetual() {
         other => panic!("Black did not check: {other:?}"),
     }
 }
+
+fn cp(r: &SearchResult) -> i32 {
+    match r.score {
+        Score::Cp(cp) => cp,
+        Score::Mate(_) => panic!("no mate here: {r:?}"),
+    }
+}
+
+#[test]
+fn a_weakened_search_caps_its_depth_and_picks_among_its_lines() {
+    let pos = Position::startpos();
+    let full = Engine::new().search_sync(&pos, &[], depth(1));
+    let mut weak = Engine::new();
+    weak.set_strength(Strength::skill(0.0));
+    weak.seed_strength_pick(11);
+    let mut picks = Vec::new();
+    for _ in 0..40 {
+        weak.clear();
+        let r = weak.search_sync(&pos, &[], depth(9));
+        assert_eq!(r.depth, 1, "skill 0 searches one ply");
+        let best = r.best.unwrap();
+        assert!(pos.is_legal(best));
+        // Within the spread of the best line's score.
+        assert!(cp(&full) - cp(&r) <= Strength::skill(0.0).spread_cp, "{r:?} vs {full:?}");
+        picks.push(best);
+    }
+    picks.sort_by_key(|m| m.to_string());
+    picks.dedup();
+    assert!(picks.len() >= 3, "the pick varies: {picks:?}");
+    // The same seed plays the same moves; full strength ignores it.
+    let run = |seed: u64, strength: Strength| {
+        let mut e = Engine::new();
+        e.set_strength(strength);
+        e.seed_strength_pick(seed);
+        (0..5).map(|_| e.search_sync(&pos, &[], depth(3)).best).collect::<Vec<_>>()
+    };
+    assert_eq!(run(5, Strength::skill(2.0)), run(5, Strength::skill(2.0)));
+    assert_eq!(run(5, Strength::FULL), run(6, Strength::FULL));
+    assert_eq!(Engine::new().search_sync(&pos, &[], depth(3)).best, run(9, Strength::FULL)[0]);
+}

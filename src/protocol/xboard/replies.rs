@@ -2,7 +2,7 @@
 //! `move`, the analysis status `stat01`, and the error words XBoard shows.
 
 use super::super::command::clip;
-use super::super::options::{OptionSet, Style, CLEAR_HASH, HASH, MOVE_OVERHEAD, MULTIPV, THREADS};
+use super::super::options::{OptionSet, Style, CLEAR_HASH, HASH, MOVE_OVERHEAD, MULTIPV, SKILL_LEVEL, THREADS};
 use super::super::policy::Decision;
 use super::super::{push_moves, Replies, ENGINE_NAME};
 use crate::board::Move;
@@ -18,7 +18,7 @@ pub const MATE_SCORE: i32 = 100_000;
 /// so they are not advertised as options.
 const OPTIONS: OptionSet = OptionSet {
     style: Style::Cecp,
-    advertised: &[MULTIPV, MOVE_OVERHEAD, CLEAR_HASH],
+    advertised: &[MULTIPV, MOVE_OVERHEAD, CLEAR_HASH, SKILL_LEVEL],
     unlisted: &[HASH, THREADS],
     unknown_is_error: true,
 };
