@@ -136,14 +136,19 @@ pub const SEE_VALUES: [i32; 7] = {
     v
 };
 
-/// Whether capture `m` loses material by static exchange (a capture of a piece worth at least
-/// the capturer never does).
+/// An exchange counts as losing only below this: trading near-equal pieces (a cannon for a
+/// horse, an elephant for an advisor) is play, not a blunder.
+pub const LOSING_EXCHANGE: i32 = -60;
+
+/// Whether capture `m` loses material by static exchange (a capture of a piece worth nearly
+/// as much as the capturer never does).
 #[inline]
 pub fn losing_capture(pos: &Position, m: Move) -> bool {
     let (Some(attacker), Some(victim)) = (pos.piece_at(m.from()), pos.piece_at(m.to())) else {
         return false;
     };
-    SEE_VALUES[victim.kind().index()] < SEE_VALUES[attacker.kind().index()] && pos.see(m, &SEE_VALUES) < 0
+    SEE_VALUES[victim.kind().index()] - SEE_VALUES[attacker.kind().index()] < LOSING_EXCHANGE
+        && pos.see(m, &SEE_VALUES) < LOSING_EXCHANGE
 }
 
 /// A list of moves with ordering scores, handed out best first.
@@ -258,6 +263,11 @@ mod tests {
         let pos = Position::from_fen("4k4/3n5/9/4p4/p3R4/9/9/9/9/3K5 w - - 0 1").unwrap();
         assert!(losing_capture(&pos, Move::parse("e5e6").unwrap()));
         assert!(!losing_capture(&pos, Move::parse("e5a5").unwrap()));
+        // A cannon for a defended horse is a near-equal trade (within LOSING_EXCHANGE), not a loss.
+        let pos = Position::from_fen("4k4/4r4/9/4n4/9/4P4/9/4C4/9/3K5 w - - 0 1").unwrap();
+        let trade = Move::parse("e2e6").unwrap();
+        assert!(pos.see(trade, &SEE_VALUES) < 0 && pos.see(trade, &SEE_VALUES) > LOSING_EXCHANGE);
+        assert!(!losing_capture(&pos, trade));
     }
 
     #[test]
