@@ -38,6 +38,9 @@ pub struct Features {
     pub singular_extension: bool,
     /// Quiescence also tries quiet checking moves at its first ply.
     pub quiet_checks_in_qsearch: bool,
+    /// Quiet moves are ordered (and reduced) by their history after the moves one and two
+    /// plies back, too.
+    pub continuation_history: bool,
 }
 
 impl Features {
@@ -54,12 +57,13 @@ impl Features {
             "check_extension" => &mut self.check_extension,
             "singular_extension" => &mut self.singular_extension,
             "quiet_checks_in_qsearch" => &mut self.quiet_checks_in_qsearch,
+            "continuation_history" => &mut self.continuation_history,
             _ => return None,
         })
     }
 
     /// Every switch's name, as `switch` takes it.
-    pub const NAMES: [&'static str; 10] = [
+    pub const NAMES: [&'static str; 11] = [
         "null_move",
         "lmr",
         "reverse_futility",
@@ -70,6 +74,7 @@ impl Features {
         "check_extension",
         "singular_extension",
         "quiet_checks_in_qsearch",
+        "continuation_history",
     ];
 }
 
@@ -86,6 +91,7 @@ impl Default for Features {
             check_extension: true,
             singular_extension: true,
             quiet_checks_in_qsearch: false,
+            continuation_history: true,
         }
     }
 }
@@ -228,7 +234,7 @@ impl<'a> Worker<'a> {
             moves: history,
             nodes: 0,
             seldepth: 0,
-            heur: Heuristics::new(MAX_PLY),
+            heur: Heuristics { continuation_on: shared.features.continuation_history, ..Heuristics::new(MAX_PLY) },
             pv: vec![[Move::NULL; MAX_PLY + 1]; MAX_PLY + 1],
             pv_len: [0; MAX_PLY + 1],
             stack: [Frame::default(); MAX_PLY + 2],

@@ -35,6 +35,8 @@ pub struct Heuristics {
     /// Continuation history: how a quiet move (piece, to point) fared one or two plies after
     /// an earlier move (piece, to point), flattened.
     pub continuation: Vec<i16>,
+    /// Whether the continuation histories are read and written (`Features`).
+    pub continuation_on: bool,
 }
 
 impl Heuristics {
@@ -45,6 +47,7 @@ impl Heuristics {
             history: vec![[0; 256]; PIECES],
             counter: vec![[Move::NULL; 256]; PIECES],
             continuation: vec![0; PIECES * POINTS * PIECES * POINTS],
+            continuation_on: true,
         }
     }
 
@@ -59,6 +62,9 @@ impl Heuristics {
     #[inline]
     pub fn quiet_score(&self, piece: usize, m: Move, earlier: [Earlier; 2]) -> i32 {
         let mut s = self.history[piece][m.to().index()];
+        if !self.continuation_on {
+            return s;
+        }
         for e in earlier.into_iter().flatten() {
             s += self.continuation[Self::continuation_index(e, piece, m)] as i32;
         }
@@ -85,6 +91,9 @@ impl Heuristics {
 
     fn update(&mut self, piece: usize, m: Move, delta: i32, earlier: [Earlier; 2]) {
         Self::adjust(&mut self.history[piece][m.to().index()], delta);
+        if !self.continuation_on {
+            return;
+        }
         for e in earlier.into_iter().flatten() {
             let c = &mut self.continuation[Self::continuation_index(e, piece, m)];
             let mut v = *c as i32;
