@@ -35,11 +35,11 @@ const OPTIONS: OptionSet = OptionSet {
         Spec::spin(Key::MoveOverhead, "moveoverhead", 0, MAX_MOVE_OVERHEAD_MS),
         Spec::combo(Key::Pruning, "pruning", GRADES),
         Spec::button(Key::ClearHash, "newgame"),
+        Spec::check(Key::UseBook, "usebook"),
+        Spec::string(Key::BookFiles, "bookfiles"),
     ],
     unlisted: &[
         Spec::check(Key::UseHash, "usehash"),
-        Spec::check(Key::UseBook, "usebook"),
-        Spec::string(Key::BookFiles, "bookfiles"),
         Spec::combo(Key::Idle, "idle", GRADES),
         Spec::combo(Key::Knowledge, "knowledge", GRADES),
         Spec::combo(Key::Randomness, "randomness", RANDOMNESS),
@@ -268,7 +268,7 @@ mod tests {
         let hs = Ucci.handshake();
         assert_eq!(hs.last().map(String::as_str), Some("ucciok"));
         assert!(hs.contains(&"option pruning type combo var none var small var medium var large default large".into()));
-        for unlisted in ["usehash", "usebook", "bookfiles", "idle", "knowledge", "randomness", "style", "promotion"] {
+        for unlisted in ["usehash", "idle", "knowledge", "randomness", "style", "promotion"] {
             assert!(!hs.iter().any(|l| l.starts_with(&format!("option {unlisted} "))), "{unlisted}");
             assert!(OPTIONS.find(unlisted).is_some(), "{unlisted} is accepted");
         }

@@ -4,7 +4,8 @@
 
 use super::command::{bare, clip, parse_go, parse_shared, small, Command, Go, Words};
 use super::options::{
-    OptionSet, Options, Style, CLEAR_HASH, HASH, MOVE_OVERHEAD, MULTIPV, PONDER, SHOW_WDL, THREADS, VARIANT,
+    OptionSet, Options, Style, BOOK_FILE, CLEAR_HASH, HASH, MOVE_OVERHEAD, MULTIPV, OWN_BOOK, PONDER, SHOW_WDL,
+    THREADS, VARIANT,
 };
 use super::policy::Decision;
 use super::wdl::wdl;
@@ -22,7 +23,7 @@ pub struct Uci {
 
 const OPTIONS: OptionSet = OptionSet {
     style: Style::Uci,
-    advertised: &[HASH, THREADS, CLEAR_HASH, PONDER, MULTIPV, MOVE_OVERHEAD, VARIANT, SHOW_WDL],
+    advertised: &[HASH, THREADS, CLEAR_HASH, PONDER, MULTIPV, MOVE_OVERHEAD, VARIANT, SHOW_WDL, OWN_BOOK, BOOK_FILE],
     unlisted: &[],
     unknown_is_error: true,
 };
