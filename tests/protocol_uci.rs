@@ -15,10 +15,21 @@ fn uci() -> Engine {
 fn handshake_and_options() {
     let (mut e, lines) = Engine::handshake("uci");
     assert!(lines[0].starts_with("id name Chuhe"), "{lines:?}");
-    for name in ["Hash", "Threads", "Clear Hash", "Ponder", "MultiPV", "Move Overhead", "UCI_Variant", "UCI_ShowWDL"] {
+    for name in [
+        "Hash",
+        "Threads",
+        "Clear Hash",
+        "Ponder",
+        "MultiPV",
+        "Move Overhead",
+        "UCI_Variant",
+        "UCI_ShowWDL",
+        "OwnBook",
+        "BookFile",
+    ] {
         assert!(lines.iter().any(|l| l.starts_with(&format!("option name {name} type "))), "{name}: {lines:?}");
     }
-    assert_eq!(lines.iter().filter(|l| l.starts_with("option ")).count(), 8, "{lines:?}");
+    assert_eq!(lines.iter().filter(|l| l.starts_with("option ")).count(), 10, "{lines:?}");
     assert!(lines.contains(&"option name UCI_Variant type combo default xiangqi var xiangqi".to_string()));
     assert!(lines.contains(&"option name UCI_ShowWDL type check default false".to_string()));
     for ok in [

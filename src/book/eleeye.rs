@@ -266,10 +266,10 @@ mod tests {
         let book = Book::from_bytes(&bytes).unwrap();
         assert_eq!(book.records(), 4);
         let m = book.moves(&start);
-        assert_eq!(m.iter().map(|b| (b.mv.to_string(), b.weight)).collect::<Vec<_>>(), [
-            ("h2e2".to_string(), 65535),
-            ("b0c2".to_string(), 6)
-        ]);
+        assert_eq!(
+            m.iter().map(|b| (b.mv.to_string(), b.weight)).collect::<Vec<_>>(),
+            [("h2e2".to_string(), 65535), ("b0c2".to_string(), 6)]
+        );
         assert_eq!(book.moves(&after), [BookMove { mv: mv("h9g7"), weight: 3 }]);
         // After b2e2 (the mirror of h2e2) the book answers with h9g7's mirror, b9c7.
         let mut mirror = start.clone();

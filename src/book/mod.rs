@@ -192,9 +192,8 @@ impl Rng {
 
     /// A generator seeded from the time and the process id.
     pub fn from_entropy() -> Rng {
-        let nanos = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.as_nanos() as u64);
+        let nanos =
+            std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos() as u64);
         Rng(nanos ^ (u64::from(std::process::id()) << 32))
     }
 

@@ -41,10 +41,11 @@ default), UCI 'setoption name OwnBook value true' and 'setoption name BookFile v
 CECP 'option OwnBook=1' and 'option BookFile=FILE' (see docs/book.md).
 
 examples:
-  chuhe book build --pgn samples/games.pgn --out /tmp/sample.book --min-games 1
-  chuhe book probe --book /tmp/sample.book
-  chuhe book probe --book=/tmp/sample.book --moves \"h2e2\"
-  chuhe book build --pgn games.pgn --out BOOK.DAT --format eleeye --depth 16 --min-games 3
+  chuhe book build --pgn samples/games.pgn --out /tmp/chuhe-help.book --min-games 1
+  chuhe book probe --book /tmp/chuhe-help.book
+  chuhe book probe --book=/tmp/chuhe-help.book --moves \"h2e2\"
+  chuhe book build --pgn samples/games.pgn --out=/tmp/chuhe-help.dat --format=eleeye --depth 8 --min-games 1
+  chuhe book probe --book /tmp/chuhe-help.dat --fen \"rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b - - 0 1\"
 ";
 
 /// Runs `build` or `probe`.

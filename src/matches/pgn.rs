@@ -196,13 +196,13 @@ impl PgnGame {
             (None, Some("1")) => return Err("[SetUp \"1\"] without a [FEN] tag".to_string()),
             (None, _) => Position::startpos(),
         };
-        let moves = self.moves.iter().map(|m| parse_move(m)).collect::<Result<Vec<_>, _>>().map_err(|e| {
-            match self.tag("Format") {
-                Some(f) if !f.eq_ignore_ascii_case("ICCS") => {
-                    format!("{e} (the game's [Format] is '{f}'; only ICCS is read)")
-                }
-                _ => e,
+        let moves = self.moves.iter().map(|m| parse_move(m)).collect::<Result<Vec<_>, _>>().map_err(|e| match self
+            .tag("Format")
+        {
+            Some(f) if !f.eq_ignore_ascii_case("ICCS") => {
+                format!("{e} (the game's [Format] is '{f}'; only ICCS is read)")
             }
+            _ => e,
         })?;
         Ok((start, moves))
     }

@@ -75,7 +75,8 @@ impl Go {
     /// Whether the book may answer: a game move (a clock or `movetime`, or a bare `go`), not
     /// pondering and not an analysis (`infinite`, or only `depth`/`nodes`/`mate`).
     pub fn wants_book(&self) -> bool {
-        let clock = self.movetime_ms.is_some() || self.own_time_ms.is_some() || self.side_time_ms.iter().any(Option::is_some);
+        let clock =
+            self.movetime_ms.is_some() || self.own_time_ms.is_some() || self.side_time_ms.iter().any(Option::is_some);
         !self.pondering && (self.plain || (clock && !self.infinite))
     }
 }

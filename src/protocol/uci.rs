@@ -197,6 +197,25 @@ mod tests {
     }
 
     #[test]
+    fn the_book_answers_game_moves_only() {
+        for line in ["go", "go wtime 1000 btime 1000", "go movetime 50", "go wtime 1000 btime 1000 depth 8"] {
+            assert!(go(line).unwrap().wants_book(), "{line}");
+        }
+        for line in [
+            "go infinite",
+            "go ponder",
+            "go ponder wtime 1000 btime 1000",
+            "go depth 5",
+            "go nodes 100",
+            "go mate 2",
+            "go searchmoves h2e2",
+        ] {
+            assert!(!go(line).unwrap().wants_book(), "{line}");
+        }
+        assert!(go("go").unwrap().infinite, "without a book a bare go still searches until stop");
+    }
+
+    #[test]
     fn setoption_names_with_spaces() {
         let o = Options::default();
         let uci = Uci::default();

@@ -2,9 +2,7 @@
 //! `move`, the analysis status `stat01`, and the error words XBoard shows.
 
 use super::super::command::clip;
-use super::super::options::{
-    OptionSet, Style, BOOK_FILE, CLEAR_HASH, HASH, MOVE_OVERHEAD, MULTIPV, OWN_BOOK, THREADS,
-};
+use super::super::options::{OptionSet, Style, BOOK_FILE, CLEAR_HASH, HASH, MOVE_OVERHEAD, MULTIPV, OWN_BOOK, THREADS};
 use super::super::policy::Decision;
 use super::super::{push_moves, Replies, ENGINE_NAME};
 use crate::board::Move;
