@@ -144,7 +144,7 @@ impl EleeyeBook {
         if bytes.is_empty() {
             return Err("the file is empty".to_string());
         }
-        if bytes.len() % RECORD != 0 {
+        if !bytes.len().is_multiple_of(RECORD) {
             return Err(format!("its {} bytes are not a whole number of {RECORD}-byte records", bytes.len()));
         }
         let records: Vec<Record> = bytes

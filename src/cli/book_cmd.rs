@@ -13,7 +13,8 @@ pub(super) const ABOUT: &str = "make an opening book from PGN games; list a posi
 /// `chuhe book --help`.
 pub(super) const HELP: &str = "\
 usage:
-  chuhe book build --pgn FILE... --out FILE [--depth PLIES] [--min-games N] [--format chuhe|eleeye]
+  chuhe book build --pgn FILE... --out FILE [--depth PLIES] [--min-games N]
+                   [--format chuhe|eleeye]
   chuhe book probe --book FILE [--fen FEN] [--moves \"M1 M2 ...\"]
 
 build (--name VALUE or --name=VALUE; --pgn takes the words up to the next flag):
@@ -44,8 +45,8 @@ examples:
   chuhe book build --pgn samples/games.pgn --out /tmp/chuhe-help.book --min-games 1
   chuhe book probe --book /tmp/chuhe-help.book
   chuhe book probe --book=/tmp/chuhe-help.book --moves \"h2e2\"
-  chuhe book build --pgn samples/games.pgn --out=/tmp/chuhe-help.dat --format=eleeye --depth 8 --min-games 1
-  chuhe book probe --book /tmp/chuhe-help.dat --fen \"rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b - - 0 1\"
+  chuhe book build --pgn samples/games.pgn --out=/tmp/chuhe-help.dat --format=eleeye --min-games 1
+  chuhe book probe --book /tmp/chuhe-help.dat --moves \"b2e2\"     # the mirror of h2e2
 ";
 
 /// Runs `build` or `probe`.
