@@ -2,9 +2,11 @@
 //!
 //! Layers, each using only those before it: [`board`] (position, moves, legal generation),
 //! [`rules`] (game record and verdicts), [`eval`], [`search`]; the tools in [`cli`] on top, with
-//! [`datagen`] (self-play training data and its file format) and [`tune`] (fits the evaluation to it).
+//! [`datagen`] (self-play training data and its file format) and [`tune`] (fits the evaluation to it);
+//! [`book`] holds the opening books the protocol loop consults before searching.
 
 pub mod board;
+pub mod book;
 pub mod cli;
 pub mod datagen;
 pub mod eval;

@@ -254,7 +254,9 @@ fn bad_commands_and_numbers_get_one_error_line() {
         e.refused(line);
     }
     // Options the engine never advertised are accepted silently; out-of-range ones are clamped.
-    assert!(e.ask("setoption bookfiles a.obk;b.obk").is_empty());
+    assert!(e.ask("setoption useegtb false").is_empty());
+    // A book file that cannot be read is one error line.
+    e.refused("setoption bookfiles a.obk;b.obk");
     let lines = e.ask("setoption hashsize 100000000");
     assert!(lines.len() == 1 && lines[0].contains("out of range"), "{lines:?}");
     // The engine still works.
@@ -356,7 +358,10 @@ fn uccis_standard_options_are_accepted_and_only_working_ones_listed() {
     ] {
         assert!(lines.contains(&line.to_string()), "{line}: {lines:?}");
     }
-    for unlisted in ["usehash", "usebook", "bookfiles", "idle", "knowledge", "style", "promotion"] {
+    for listed in ["option usebook type check default true", "option bookfiles type string default <empty>"] {
+        assert!(lines.contains(&listed.to_string()), "{listed}: {lines:?}");
+    }
+    for unlisted in ["usehash", "idle", "knowledge", "style", "promotion"] {
         assert!(!lines.iter().any(|l| l.starts_with(&format!("option {unlisted} "))), "{unlisted}: {lines:?}");
     }
     for ok in [
@@ -364,7 +369,6 @@ fn uccis_standard_options_are_accepted_and_only_working_ones_listed() {
         "setoption debug false",
         "setoption usehash false",
         "setoption usebook true",
-        "setoption bookfiles BOOK.DAT;other.obk",
         "setoption bookfiles",
         "setoption idle large",
         "setoption knowledge none",

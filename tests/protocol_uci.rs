@@ -27,10 +27,12 @@ fn handshake_and_options() {
         "Skill Level",
         "UCI_LimitStrength",
         "UCI_Elo",
+        "OwnBook",
+        "BookFile",
     ] {
         assert!(lines.iter().any(|l| l.starts_with(&format!("option name {name} type "))), "{name}: {lines:?}");
     }
-    assert_eq!(lines.iter().filter(|l| l.starts_with("option ")).count(), 11, "{lines:?}");
+    assert_eq!(lines.iter().filter(|l| l.starts_with("option ")).count(), 13, "{lines:?}");
     assert!(lines.contains(&"option name UCI_Variant type combo default xiangqi var xiangqi".to_string()));
     assert!(lines.contains(&"option name UCI_ShowWDL type check default false".to_string()));
     for ok in [

@@ -90,15 +90,7 @@ fn is_pgn(text: &str) -> bool {
 
 /// The record of the `number`-th game of a PGN file.
 fn pgn_record(g: &PgnGame, number: usize) -> Result<Record, String> {
-    let start = match (g.tag("FEN"), g.tag("SetUp")) {
-        (Some(fen), _) => Position::from_fen(fen).map_err(|e| format!("[FEN]: {e}"))?,
-        (None, Some("1")) => return Err("[SetUp \"1\"] without a [FEN] tag".to_string()),
-        (None, _) => Position::startpos(),
-    };
-    let moves = parse_moves(g.moves.iter().map(String::as_str)).map_err(|e| match g.tag("Format") {
-        Some(f) if !f.eq_ignore_ascii_case("ICCS") => format!("{e} (the game's [Format] is '{f}'; only ICCS is read)"),
-        _ => e,
-    })?;
+    let (start, moves) = g.start_and_moves()?;
     let label = PgnLabel {
         number,
         red: g.red.clone(),

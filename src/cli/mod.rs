@@ -4,6 +4,7 @@
 
 mod args;
 mod bench_cmd;
+mod book_cmd;
 mod datagen_cmd;
 mod judge_cmd;
 mod match_cmd;
@@ -45,6 +46,7 @@ const TOOLS: &[Tool] = &[
         run: |a| datagen_cmd::run(a).map(done),
     },
     Tool { name: "tune", about: tune_cmd::ABOUT, help: tune_cmd::HELP, run: |a| tune_cmd::run(a).map(done) },
+    Tool { name: "book", about: book_cmd::ABOUT, help: book_cmd::HELP, run: |a| book_cmd::run(a).map(done) },
     Tool { name: "params", about: params_cmd::ABOUT, help: params_cmd::HELP, run: |a| params_cmd::run(a).map(done) },
 ];
 

@@ -4,7 +4,7 @@
 
 use super::engine::{seconds, Eval, Limit};
 use super::game::{GameRecord, Thinking};
-use crate::board::{Color, Move};
+use crate::board::{Color, Move, Position};
 use crate::rules::GameResult;
 use std::fmt::Write;
 
@@ -186,6 +186,25 @@ impl PgnGame {
     /// The value of tag `name` (any case), if present.
     pub fn tag(&self, name: &str) -> Option<&str> {
         self.tags.iter().find(|(n, _)| n.eq_ignore_ascii_case(name)).map(|(_, v)| v.as_str())
+    }
+
+    /// The game's start (`[FEN]`, else the start position) and its moves parsed as ICCS
+    /// (legality not checked): what `chuhe judge` and `chuhe book build` replay.
+    pub fn start_and_moves(&self) -> Result<(Position, Vec<Move>), String> {
+        let start = match (self.tag("FEN"), self.tag("SetUp")) {
+            (Some(fen), _) => Position::from_fen(fen).map_err(|e| format!("[FEN]: {e}"))?,
+            (None, Some("1")) => return Err("[SetUp \"1\"] without a [FEN] tag".to_string()),
+            (None, _) => Position::startpos(),
+        };
+        let moves = self.moves.iter().map(|m| parse_move(m)).collect::<Result<Vec<_>, _>>().map_err(|e| match self
+            .tag("Format")
+        {
+            Some(f) if !f.eq_ignore_ascii_case("ICCS") => {
+                format!("{e} (the game's [Format] is '{f}'; only ICCS is read)")
+            }
+            _ => e,
+        })?;
+        Ok((start, moves))
     }
 }
 

@@ -33,6 +33,9 @@ pub struct Go {
     pub draw_offer: bool,
     /// Search until `stop`.
     pub infinite: bool,
+    /// A bare `go` (no words): asks for a move like a timed `go`, so the book answers it,
+    /// though without a book it searches until `stop`.
+    pub plain: bool,
     /// Depth limit.
     pub depth: Option<u32>,
     /// Node limit.
@@ -67,6 +70,14 @@ impl Go {
             || self.movetime_ms.is_some()
             || self.own_time_ms.is_some()
             || self.side_time_ms.iter().any(Option::is_some)
+    }
+
+    /// Whether the book may answer: a game move (a clock or `movetime`, or a bare `go`), not
+    /// pondering and not an analysis (`infinite`, or only `depth`/`nodes`/`mate`).
+    pub fn wants_book(&self) -> bool {
+        let clock =
+            self.movetime_ms.is_some() || self.own_time_ms.is_some() || self.side_time_ms.iter().any(Option::is_some);
+        !self.pondering && (self.plain || (clock && !self.infinite))
     }
 }
 
@@ -184,6 +195,7 @@ pub fn parse_go(
             other => return Err(format!("go: unknown word '{}'", clip(other))),
         }
     }
+    go.plain = !go.has_limit() && !go.infinite && !go.pondering && go.searchmoves.is_empty() && !go.draw_offer;
     go.infinite |= !go.has_limit();
     Ok(Command::Go(go))
 }

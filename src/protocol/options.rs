@@ -29,9 +29,11 @@ pub enum Key {
     Debug,
     /// UCCI `usehash` (stored; the search always uses its table).
     UseHash,
-    /// UCCI `usebook` (stored; there is no book yet).
+    /// UCCI `usebook`: play from the book (default on, as UCCI 3.0 says).
     UseBook,
-    /// UCCI `bookfiles` (stored; no book file is read yet).
+    /// UCI and CECP `OwnBook`: play from the book (default off, as UCI has it).
+    OwnBook,
+    /// UCCI `bookfiles` (`;`-separated), UCI and CECP `BookFile`: the book files, read when set.
     BookFiles,
     /// UCCI `idle` (stored, no effect).
     Idle,
@@ -201,6 +203,11 @@ impl OptionSet {
     pub fn find(&self, name: &str) -> Option<&'static Spec> {
         find(self.advertised, name).or_else(|| find(self.unlisted, name))
     }
+
+    /// Whether the dialect has an option for `key` (the book switch differs by dialect).
+    pub fn has(&self, key: Key) -> bool {
+        self.advertised.iter().chain(self.unlisted).any(|s| s.key == key)
+    }
 }
 
 /// How a dialect advertises its options in the handshake.
@@ -236,6 +243,10 @@ pub const SKILL_LEVEL: Spec = Spec::spin(Key::SkillLevel, "Skill Level", 0, MAX_
 pub const LIMIT_STRENGTH: Spec = Spec::check(Key::LimitStrength, "UCI_LimitStrength");
 /// UCI's `UCI_Elo`, over the calibrated range.
 pub const ELO: Spec = Spec::spin(Key::Elo, "UCI_Elo", ELO_RANGE.0 as u64, ELO_RANGE.1 as u64);
+/// UCI and CECP `OwnBook`: play book moves.
+pub const OWN_BOOK: Spec = Spec::check(Key::OwnBook, "OwnBook");
+/// UCI and CECP `BookFile`: the book file.
+pub const BOOK_FILE: Spec = Spec::string(Key::BookFiles, "BookFile");
 
 /// UCCI's grades of `pruning`, `knowledge` and `idle`.
 pub const GRADES: &[&str] = &["none", "small", "medium", "large"];
@@ -281,9 +292,11 @@ pub struct Options {
     pub debug: bool,
     /// UCCI `usehash` (kept, no effect).
     pub use_hash: bool,
-    /// UCCI `usebook` (kept, no effect).
+    /// UCCI `usebook`.
     pub use_book: bool,
-    /// UCCI `bookfiles` (kept, not read).
+    /// UCI and CECP `OwnBook`.
+    pub own_book: bool,
+    /// UCCI `bookfiles`, UCI and CECP `BookFile`: the paths of the loaded books.
     pub book_files: String,
     /// UCCI `idle` (kept, no effect).
     pub idle: &'static str,
@@ -317,7 +330,8 @@ impl Default for Options {
             batch: false,
             debug: false,
             use_hash: true,
-            use_book: false,
+            use_book: true,
+            own_book: false,
             book_files: String::new(),
             idle: "none",
             pruning: "large",
@@ -370,6 +384,7 @@ impl Options {
             Key::Debug => self.debug.to_string(),
             Key::UseHash => self.use_hash.to_string(),
             Key::UseBook => self.use_book.to_string(),
+            Key::OwnBook => self.own_book.to_string(),
             Key::BookFiles => self.book_files.clone(),
             Key::Idle => self.idle.to_string(),
             Key::Pruning => self.pruning.to_string(),
@@ -402,6 +417,7 @@ impl Options {
                     Key::Debug => self.debug = b,
                     Key::UseHash => self.use_hash = b,
                     Key::UseBook => self.use_book = b,
+                    Key::OwnBook => self.own_book = b,
                     Key::ShowWdl => self.show_wdl = b,
                     Key::LimitStrength => self.limit_strength = b,
                     Key::Promotion if b => {

@@ -8,6 +8,7 @@ use super::options::{pruning_switches, Key, Options};
 use super::policy::{self, Decision, History};
 use super::{Dialect, Input, Output, Replies};
 use crate::board::{Color, Move, Position};
+use crate::book::{self, BookMove, Books};
 use crate::eval;
 use crate::lines::recv_until;
 use crate::perft::divide;
@@ -141,6 +142,10 @@ pub struct Session {
     /// The last finished search's announcement, stored before its line is written (CECP
     /// applies the move to its game before it reads the GUI's next command).
     decision: Arc<Mutex<Option<Decision>>>,
+    /// The opening books of `bookfiles` / `BookFile`, read when the option is set.
+    books: Books,
+    /// Chooses among book moves.
+    book_rng: book::Rng,
 }
 
 impl Session {
@@ -161,6 +166,8 @@ impl Session {
             search: None,
             history: Arc::new(Mutex::new(History::default())),
             decision: Arc::new(Mutex::new(None)),
+            books: Books::default(),
+            book_rng: book::Rng::from_entropy(),
         }
     }
 
@@ -374,7 +381,19 @@ impl Session {
         if spec.key.needs_idle() {
             self.require_idle("setoption")?;
         }
+        // The book files are read now, so a bad file is reported once, here; a failure changes
+        // nothing (the old books stay).
+        let books = match spec.key {
+            Key::BookFiles => {
+                let list = value.map(str::trim).filter(|v| *v != super::options::EMPTY).unwrap_or("");
+                Some(Books::load_list(list).map_err(|e| format!("setoption: {}: {e}", spec.name))?)
+            }
+            _ => None,
+        };
         let applied = self.opts.apply(spec, value).map_err(|e| format!("setoption: {e}"))?;
+        if let Some(books) = books {
+            self.books = books;
+        }
         match applied.key {
             Key::Hash => self.engine.set_hash_mb(self.opts.hash_mb as usize),
             Key::Threads => self.engine.set_threads(self.opts.threads as usize),
@@ -456,6 +475,12 @@ impl Session {
             return Ok(());
         }
         drop(history);
+        if go.wants_book() && self.book_on() {
+            if let Some((b, total)) = self.book_choice(&pos, &root) {
+                self.play_book_move(b, total);
+                return Ok(());
+            }
+        }
         let side = if pos.side_to_move() == Color::Red { 0 } else { 1 };
         let limits = Limits {
             depth: go.depth.map(|d| d.clamp(1, crate::search::MAX_DEPTH)),
@@ -493,6 +518,55 @@ impl Session {
             silent,
         });
         Ok(())
+    }
+
+    /// Whether the dialect's book switch is on (UCCI `usebook`, UCI and CECP `OwnBook`).
+    fn book_on(&self) -> bool {
+        if self.replies.options().has(Key::OwnBook) {
+            self.opts.own_book
+        } else {
+            self.opts.use_book
+        }
+    }
+
+    /// A book move for `pos` among the moves allowed at the root (legal, not banned, in
+    /// `searchmoves`), chosen at random by weight, with the weight of all those moves.
+    fn book_choice(&mut self, pos: &Position, root: &[Move]) -> Option<(BookMove, u64)> {
+        let mut moves = self.books.moves(pos);
+        moves.retain(|b| root.contains(&b.mv));
+        let total = book::total_weight(&moves);
+        book::pick(&moves, self.book_rng.next_u64()).map(|b| (b, total))
+    }
+
+    /// Announces a book move at once, as a finished search would (CECP then plays it).
+    fn play_book_move(&mut self, b: BookMove, total: u64) {
+        self.lock_history().draw_offered = false;
+        let d = Decision { best: Some(b.mv), ponder_move: None, draw: false, resign: false };
+        let mut lines = vec![self.replies.message(&format!("book move {} (weight {} of {total})", b.mv, b.weight))];
+        lines.extend(self.replies.bestmove(&d));
+        *self.decision.lock().unwrap_or_else(|e| e.into_inner()) = Some(d);
+        self.out.lines(&lines);
+    }
+
+    /// CECP `bk`: the book moves of the current position with their weights and shares, each
+    /// line tab-indented, then a blank line.
+    pub(crate) fn book_listing(&self) -> Vec<String> {
+        let mut lines = Vec::new();
+        if self.books.is_empty() {
+            lines.push("\tno opening book".to_string());
+        } else {
+            let moves = self.books.moves(self.game.position());
+            let total = book::total_weight(&moves).max(1);
+            if moves.is_empty() {
+                lines.push("\tno book moves for this position".to_string());
+            }
+            for b in &moves {
+                let share = 100.0 * f64::from(b.weight) / total as f64;
+                lines.push(format!("\t{} weight {} ({share:.1}%)", b.mv, b.weight));
+            }
+        }
+        lines.push(String::new());
+        lines
     }
 
     /// UCCI `debug`'s line at `go`: what is searched, with which limits and settings.

@@ -36,11 +36,11 @@ const OPTIONS: OptionSet = OptionSet {
         Spec::combo(Key::Pruning, "pruning", GRADES),
         Spec::combo(Key::Randomness, "randomness", RANDOMNESS),
         Spec::button(Key::ClearHash, "newgame"),
+        Spec::check(Key::UseBook, "usebook"),
+        Spec::string(Key::BookFiles, "bookfiles"),
     ],
     unlisted: &[
         Spec::check(Key::UseHash, "usehash"),
-        Spec::check(Key::UseBook, "usebook"),
-        Spec::string(Key::BookFiles, "bookfiles"),
         Spec::combo(Key::Idle, "idle", GRADES),
         Spec::combo(Key::Knowledge, "knowledge", GRADES),
         Spec::combo(Key::Style, "style", STYLES),
@@ -272,7 +272,7 @@ mod tests {
             &"option randomness type combo var none var tiny var small var medium var large var huge default none"
                 .into()
         ));
-        for unlisted in ["usehash", "usebook", "bookfiles", "idle", "knowledge", "style", "promotion"] {
+        for unlisted in ["usehash", "idle", "knowledge", "style", "promotion"] {
             assert!(!hs.iter().any(|l| l.starts_with(&format!("option {unlisted} "))), "{unlisted}");
             assert!(OPTIONS.find(unlisted).is_some(), "{unlisted} is accepted");
         }

@@ -4,8 +4,8 @@
 
 use super::command::{bare, clip, parse_go, parse_shared, small, Command, Go, Words};
 use super::options::{
-    OptionSet, Options, Style, CLEAR_HASH, ELO, HASH, LIMIT_STRENGTH, MOVE_OVERHEAD, MULTIPV, PONDER, SHOW_WDL,
-    SKILL_LEVEL, THREADS, VARIANT,
+    OptionSet, Options, Style, BOOK_FILE, CLEAR_HASH, ELO, HASH, LIMIT_STRENGTH, MOVE_OVERHEAD, MULTIPV, OWN_BOOK,
+    PONDER, SHOW_WDL, SKILL_LEVEL, THREADS, VARIANT,
 };
 use super::policy::Decision;
 use super::wdl::wdl;
@@ -35,6 +35,8 @@ const OPTIONS: OptionSet = OptionSet {
         SKILL_LEVEL,
         LIMIT_STRENGTH,
         ELO,
+        OWN_BOOK,
+        BOOK_FILE,
     ],
     unlisted: &[],
     unknown_is_error: true,
@@ -206,6 +208,25 @@ mod tests {
         assert_eq!(go("go wtime -100").unwrap().side_time_ms[0], Some(0));
         assert_eq!(go("go wtime").unwrap_err().to_string(), "'wtime' needs a time");
         assert_eq!(go("go nodes lots").unwrap_err().to_string(), "'nodes' needs a non-negative integer, got 'lots'");
+    }
+
+    #[test]
+    fn the_book_answers_game_moves_only() {
+        for line in ["go", "go wtime 1000 btime 1000", "go movetime 50", "go wtime 1000 btime 1000 depth 8"] {
+            assert!(go(line).unwrap().wants_book(), "{line}");
+        }
+        for line in [
+            "go infinite",
+            "go ponder",
+            "go ponder wtime 1000 btime 1000",
+            "go depth 5",
+            "go nodes 100",
+            "go mate 2",
+            "go searchmoves h2e2",
+        ] {
+            assert!(!go(line).unwrap().wants_book(), "{line}");
+        }
+        assert!(go("go").unwrap().infinite, "without a book a bare go still searches until stop");
     }
 
     #[test]

@@ -2,7 +2,9 @@
 //! `move`, the analysis status `stat01`, and the error words XBoard shows.
 
 use super::super::command::clip;
-use super::super::options::{OptionSet, Style, CLEAR_HASH, HASH, MOVE_OVERHEAD, MULTIPV, SKILL_LEVEL, THREADS};
+use super::super::options::{
+    OptionSet, Style, BOOK_FILE, CLEAR_HASH, HASH, MOVE_OVERHEAD, MULTIPV, OWN_BOOK, SKILL_LEVEL, THREADS,
+};
 use super::super::policy::Decision;
 use super::super::{push_moves, Replies, ENGINE_NAME};
 use crate::board::Move;
@@ -18,7 +20,7 @@ pub const MATE_SCORE: i32 = 100_000;
 /// so they are not advertised as options.
 const OPTIONS: OptionSet = OptionSet {
     style: Style::Cecp,
-    advertised: &[MULTIPV, MOVE_OVERHEAD, CLEAR_HASH, SKILL_LEVEL],
+    advertised: &[MULTIPV, MOVE_OVERHEAD, CLEAR_HASH, SKILL_LEVEL, OWN_BOOK, BOOK_FILE],
     unlisted: &[HASH, THREADS],
     unknown_is_error: true,
 };

@@ -97,7 +97,7 @@ impl Cecp {
             }
             Cmd::Status => {}
             // A tab-indented line, then a blank line ends the answer.
-            Cmd::Book => self.s.out().lines(&["\tno opening book", ""]),
+            Cmd::Book => self.s.out().lines(&self.s.book_listing()),
             Cmd::Features => self.s.out().lines(&self.x.handshake()),
             Cmd::Ping(n) => self.out(&format!("pong {n}")),
             Cmd::New => self.new_game(),
