@@ -631,7 +631,13 @@ pub(crate) fn run_search(
         external_stop: stop,
         ponderhit,
         node_counts: (0..settings.threads).map(|_| AtomicU64::new(0)).collect(),
-        limits: request.limits.clone(),
+        limits: Limits {
+            nodes: match (request.limits.nodes, settings.strength.node_cap) {
+                (Some(n), Some(cap)) => Some(n.min(cap)),
+                (n, cap) => n.or(cap),
+            },
+            ..request.limits.clone()
+        },
         // A weakened search needs lines to choose from.
         multipv: if settings.strength.spread_cp > 0 {
             settings.multipv.max(settings.strength.lines)
