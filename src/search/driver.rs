@@ -87,11 +87,11 @@ impl Default for Features {
             futility: true,
             late_move_pruning: true,
             losing_capture_pruning: true,
-            see_pruning: true,
+            see_pruning: false,
             check_extension: true,
-            singular_extension: true,
+            singular_extension: false,
             quiet_checks_in_qsearch: false,
-            continuation_history: true,
+            continuation_history: false,
         }
     }
 }

@@ -99,7 +99,7 @@ search_params! {
     /// ... plus ln(depth)·ln(moves) divided by this (percent).
     lmr_div_pct = 220 in 100..=500;
     /// One ply less reduction per this much history score (at most `lmr_history_max`).
-    lmr_history_div = 10000 in 1000..=30000;
+    lmr_history_div = 6000 in 1000..=30000;
     /// Most plies the history adjusts a reduction by.
     lmr_history_max = 2 in 0..=4;
 
