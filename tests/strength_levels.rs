@@ -6,6 +6,16 @@ mod common;
 use chuhe::board::Position;
 use common::*;
 
+/// The node count of the last line shown.
+fn last_nodes(lines: &[String]) -> u64 {
+    let last = lines.iter().rev().find(|l| l.starts_with("info depth") && l.contains(" pv ")).unwrap();
+    word_after(last, "nodes").unwrap().parse().unwrap()
+}
+
+/// Skill 0's budget: the first iteration (which always completes) and a few nodes more; a
+/// full-strength `go depth 8` from the start needs tens of thousands.
+const SKILL_ZERO_NODES: u64 = 1000;
+
 /// A search's deepest `depth`, the score of its first line at that depth (the best line), and
 /// the move and score of the last line shown (the move played).
 fn last_iteration(lines: &[String]) -> (u32, i32, (String, i32)) {
@@ -42,7 +52,7 @@ fn uci_skill_level_caps_the_depth_and_varies_the_move() {
         e.send("go depth 12");
         let (best, lines) = e.search_end();
         let (depth, top, played) = last_iteration(&lines);
-        assert_eq!(depth, 1, "skill 0 searches one ply: {lines:?}");
+        assert!(depth <= 2 && last_nodes(&lines) <= SKILL_ZERO_NODES, "skill 0 searches almost nothing: {lines:?}");
         assert!(!lines.iter().any(|l| l.contains("multipv 2")), "only the lines the GUI asked for: {lines:?}");
         let m = best_of(&best);
         assert!(Position::startpos().is_legal(m));
@@ -72,12 +82,12 @@ fn uci_elo_limits_strength_only_when_asked() {
     e.send("position startpos");
     e.send("go depth 4");
     assert_eq!(last_iteration(&e.search_end().1).0, 4);
-    // With UCI_LimitStrength the lowest Elo is skill 0 (one ply), whatever Skill Level says.
+    // With UCI_LimitStrength the lowest Elo is skill 0, whatever Skill Level says.
     e.ask("setoption name Skill Level value 20");
     e.ask("setoption name UCI_LimitStrength value true");
     e.send("go depth 8");
     let (best, lines) = e.search_end();
-    assert_eq!(last_iteration(&lines).0, 1, "{lines:?}");
+    assert!(last_iteration(&lines).0 <= 2 && last_nodes(&lines) <= SKILL_ZERO_NODES, "{lines:?}");
     assert!(Position::startpos().is_legal(best_of(&best)));
     e.ask("setoption name UCI_LimitStrength value false");
     e.send("go depth 4");
@@ -120,5 +130,5 @@ fn cecp_skill_level_is_an_option() {
     e.send("go");
     let lines = e.until(|l| l.starts_with("move "));
     let depths: Vec<u32> = lines.iter().filter_map(|l| l.split_whitespace().next()?.parse().ok()).collect();
-    assert!(!depths.is_empty() && depths.iter().all(|&d| d <= 1), "{lines:?}");
+    assert!(!depths.is_empty() && depths.iter().all(|&d| d <= 2), "{lines:?}");
 }

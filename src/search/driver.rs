@@ -180,6 +180,9 @@ pub(crate) struct Worker<'a> {
     pub nodes: u64,
     pub seldepth: usize,
     pub heur: Heuristics,
+    /// Nodes between polls, less one (a power of two): fewer than 1024 under a small node
+    /// budget, so weak skill levels stop near their cap.
+    pub poll_mask: u64,
     pub pv: Vec<[Move; MAX_PLY + 1]>,
     pub pv_len: [usize; MAX_PLY + 1],
     pub stack: [Frame; MAX_PLY + 2],
@@ -234,6 +237,7 @@ impl<'a> Worker<'a> {
             moves: history,
             nodes: 0,
             seldepth: 0,
+            poll_mask: shared.limits.nodes.map_or(1024, |n| (n / 16).clamp(1, 1024).next_power_of_two()) - 1,
             heur: Heuristics { continuation_on: shared.features.continuation_history, ..Heuristics::new(MAX_PLY) },
             pv: vec![[Move::NULL; MAX_PLY + 1]; MAX_PLY + 1],
             pv_len: [0; MAX_PLY + 1],
@@ -295,7 +299,7 @@ impl<'a> Worker<'a> {
     #[inline]
     pub fn count_node_and_check_stop(&mut self) -> bool {
         self.nodes += 1;
-        if self.nodes & 1023 == 0 {
+        if self.nodes & self.poll_mask == 0 {
             self.poll();
         }
         if !self.stopped && self.may_stop && self.shared.stop.load(Ordering::Relaxed) {
@@ -334,8 +338,7 @@ impl<'a> Worker<'a> {
     /// Iterative deepening; the main thread reports through `report` and decides when to stop.
     pub fn iterate(&mut self, report: &mut dyn FnMut(Report)) {
         let limits = self.shared.limits.clone();
-        let cap = self.shared.strength.depth_cap.unwrap_or(MAX_DEPTH);
-        let max_depth = limits.depth.unwrap_or(MAX_DEPTH).min(cap).clamp(1, MAX_DEPTH) as i32;
+        let max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH) as i32;
         let multipv = self.shared.multipv.min(self.root_moves.len()).max(1);
         let main = self.id == 0;
         let p = self.params();

@@ -1,7 +1,7 @@
 //! Playing below full strength, for people: a depth cap and a random pick among the best lines.
 //!
-//! A weakened search looks at `lines` root lines (MultiPV, at least) to at most `depth_cap`
-//! plies and `node_cap` nodes (so a level plays alike at any time control), then plays the line whose score plus a uniform random bonus in `0..spread` is
+//! A weakened search looks at `lines` root lines (MultiPV, at least) within `node_cap` nodes
+//! (so a level plays alike at any time control and on any machine), then plays the line whose score plus a uniform random bonus in `0..spread` is
 //! highest. So the move played is never worse than the best by more than `spread` centipawns
 //! in the engine's own judgement, and mates are never thrown away for a quiet move. UCI's
 //! `Skill Level` and `UCI_Elo` and UCCI's `randomness` are all expressed this way; the
@@ -10,8 +10,6 @@
 /// How the engine holds back in one search.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Strength {
-    /// Deepest iteration searched (`None`: no cap).
-    pub depth_cap: Option<u32>,
     /// Most nodes searched (`None`: no cap).
     pub node_cap: Option<u64>,
     /// Root lines the pick chooses among (1: the best line only).
@@ -47,23 +45,23 @@ pub const ELO_RANGE: (i32, i32) = (SKILL_ELO[0].1, SKILL_ELO[SKILL_ELO.len() - 1
 
 impl Strength {
     /// Full strength: no cap, the best line.
-    pub const FULL: Strength = Strength { depth_cap: None, node_cap: None, lines: 1, spread_cp: 0 };
+    pub const FULL: Strength = Strength { node_cap: None, lines: 1, spread_cp: 0 };
 
     /// Whether this holds nothing back.
     pub fn is_full(&self) -> bool {
-        self.depth_cap.is_none() && self.node_cap.is_none() && self.spread_cp == 0
+        self.node_cap.is_none() && self.spread_cp == 0
     }
 
     /// A skill level in `0.0..=20.0` (fractions blend between levels); 20 is full strength.
-    /// Each level below 20 allows one ply less (level 0 searches one ply), about 1.6 times
-    /// fewer nodes, and 10 cp more spread.
+    /// Each level below 20 allows about 1.6 times fewer nodes (level 0: the first iteration
+    /// only) and 10 cp more spread. Nodes, not depth: a depth cap makes odd and even levels
+    /// differ in kind (measured: level 2 at 3 plies beat level 3 at 4, 55-38-7).
     pub fn skill(level: f64) -> Strength {
         let level = level.clamp(0.0, MAX_SKILL as f64);
         if level >= MAX_SKILL as f64 {
             return Strength::FULL;
         }
         Strength {
-            depth_cap: Some(1 + level.floor() as u32),
             node_cap: Some((NODES_AT_ZERO * (NODES_DOUBLING * level).exp2()).round() as u64),
             lines: WEAK_LINES,
             spread_cp: ((MAX_SKILL as f64 - level) * SPREAD_PER_LEVEL).round() as i32,
@@ -161,15 +159,15 @@ mod tests {
     fn levels_cap_depth_and_widen_the_spread() {
         assert_eq!(Strength::skill(20.0), Strength::FULL);
         assert!(Strength::FULL.is_full());
-        let zero = Strength { depth_cap: Some(1), node_cap: Some(64), lines: WEAK_LINES, spread_cp: 200 };
+        let zero = Strength { node_cap: Some(64), lines: WEAK_LINES, spread_cp: 200 };
         assert_eq!(Strength::skill(0.0), zero);
-        let ten = Strength { depth_cap: Some(11), node_cap: Some(8192), lines: WEAK_LINES, spread_cp: 100 };
+        let ten = Strength { node_cap: Some(8192), lines: WEAK_LINES, spread_cp: 100 };
         assert_eq!(Strength::skill(10.0), ten);
         assert_eq!(Strength::skill(19.5).spread_cp, 5);
         assert_eq!(Strength::skill(-3.0), Strength::skill(0.0));
         for l in 0..20 {
             let (a, b) = (Strength::skill(l as f64), Strength::skill(l as f64 + 1.0));
-            assert!(a.spread_cp > b.spread_cp && a.depth_cap < b.depth_cap.or(Some(u32::MAX)), "level {l}");
+            assert!(a.spread_cp > b.spread_cp, "level {l}");
             assert!(a.node_cap < b.node_cap.or(Some(u64::MAX)), "level {l}");
         }
     }
@@ -179,7 +177,7 @@ mod tests {
         assert_eq!(Strength::FULL.with_randomness("none"), Strength::FULL);
         assert_eq!(Strength::FULL.with_randomness("bogus"), Strength::FULL);
         let r = Strength::FULL.with_randomness("Medium");
-        assert_eq!(r, Strength { depth_cap: None, node_cap: None, lines: WEAK_LINES, spread_cp: 32 });
+        assert_eq!(r, Strength { node_cap: None, lines: WEAK_LINES, spread_cp: 32 });
         assert_eq!(Strength::skill(0.0).with_randomness("huge").spread_cp, 200, "the larger spread wins");
         assert_eq!(Strength::skill(19.0).with_randomness("huge").spread_cp, 128);
     }

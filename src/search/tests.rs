@@ -481,7 +481,7 @@ fn a_weakened_search_caps_its_depth_and_picks_among_its_lines() {
     for _ in 0..40 {
         weak.clear();
         let r = weak.search_sync(&pos, &[], depth(9));
-        assert_eq!(r.depth, 1, "skill 0 searches one ply");
+        assert!(r.depth <= 2 && r.nodes < 1000, "skill 0 searches almost nothing: {r:?}");
         let best = r.best.unwrap();
         assert!(pos.is_legal(best));
         // Within the spread of the best line's score.
@@ -491,12 +491,12 @@ fn a_weakened_search_caps_its_depth_and_picks_among_its_lines() {
     picks.sort_by_key(|m| m.to_string());
     picks.dedup();
     assert!(picks.len() >= 3, "the pick varies: {picks:?}");
-    // The node cap holds whatever depth is asked (polled every 1024 nodes).
+    // The node cap holds whatever depth is asked (polled every cap/16 nodes).
     let mut mid = Engine::new();
     mid.set_strength(Strength::skill(10.0));
     let r = mid.search_sync(&pos, &[], depth(30));
     let cap = Strength::skill(10.0).node_cap.unwrap();
-    assert!(r.nodes <= cap + 2048 && r.depth < 11, "{r:?}");
+    assert!(r.nodes <= cap + cap / 8 && r.depth < 11, "{r:?}");
     // The same seed plays the same moves; full strength ignores it.
     let run = |seed: u64, strength: Strength| {
         let mut e = Engine::new();
