@@ -405,7 +405,6 @@ impl<'a> Worker<'a> {
                 continue;
             }
             self.may_stop = true;
-            // A weakened search compares more lines than the GUI asked to see.
             for i in 0..multipv {
                 self.report_line(depth, i, Bound::Exact, report);
             }

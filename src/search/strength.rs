@@ -24,11 +24,12 @@ pub const MAX_SKILL: u32 = 20;
 pub const WEAK_LINES: usize = 4;
 /// Random spread per skill level below the top, centipawns.
 pub const SPREAD_PER_LEVEL: f64 = 10.0;
-/// The node cap of skill level L is `NODES_AT_ZERO · 2^(NODES_DOUBLING · L)`: about 64 nodes
-/// at level 0, 3,000 at 8, 640,000 at 19 (a second or so).
-pub const NODES_AT_ZERO: f64 = 64.0;
-/// See `NODES_AT_ZERO`: each level multiplies the budget by 2^0.7 ≈ 1.6.
-pub const NODES_DOUBLING: f64 = 0.7;
+/// The node cap of skill level L is `NODES_AT_ZERO · 2^(NODES_DOUBLING · L)`: 300 nodes at
+/// level 0 (about the first iteration from the start, which always completes), 8,300 at 8,
+/// 630,000 at 19 (a second or so).
+pub const NODES_AT_ZERO: f64 = 300.0;
+/// See `NODES_AT_ZERO`: each level multiplies the budget by 2^0.6 ≈ 1.5.
+pub const NODES_DOUBLING: f64 = 0.6;
 
 /// UCCI `randomness` grades and their spread in centipawns: small enough below `large` that
 /// the engine plays a sound game with variety, visibly loose at `huge`.
@@ -159,9 +160,9 @@ mod tests {
     fn levels_cap_depth_and_widen_the_spread() {
         assert_eq!(Strength::skill(20.0), Strength::FULL);
         assert!(Strength::FULL.is_full());
-        let zero = Strength { node_cap: Some(64), lines: WEAK_LINES, spread_cp: 200 };
+        let zero = Strength { node_cap: Some(300), lines: WEAK_LINES, spread_cp: 200 };
         assert_eq!(Strength::skill(0.0), zero);
-        let ten = Strength { node_cap: Some(8192), lines: WEAK_LINES, spread_cp: 100 };
+        let ten = Strength { node_cap: Some(19200), lines: WEAK_LINES, spread_cp: 100 };
         assert_eq!(Strength::skill(10.0), ten);
         assert_eq!(Strength::skill(19.5).spread_cp, 5);
         assert_eq!(Strength::skill(-3.0), Strength::skill(0.0));
