@@ -9,6 +9,38 @@ pub const fn splitmix(state: u64) -> (u64, u64) {
     (s, z ^ (z >> 31))
 }
 
+/// A small seeded generator over `splitmix`: the one the engine's random choices share
+/// (datagen's openings, book moves, the weakened search's pick), so each is reproducible
+/// from its seed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Rng(u64);
+
+impl Rng {
+    /// A generator from `seed`.
+    pub const fn new(seed: u64) -> Rng {
+        Rng(seed)
+    }
+
+    /// A generator seeded from the clock and the process id, for play.
+    pub fn from_clock() -> Rng {
+        let nanos =
+            std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos() as u64);
+        Rng(nanos ^ (u64::from(std::process::id()) << 32))
+    }
+
+    /// The next 64 random bits.
+    pub fn next_u64(&mut self) -> u64 {
+        let (state, out) = splitmix(self.0);
+        self.0 = state;
+        out
+    }
+
+    /// A number in `0..n` (`n > 0`).
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next_u64() % n as u64) as usize
+    }
+}
+
 const SEED: u64 = 0x4368_7568_6521_0001; // "Chuhe!" plus a version; fixed so keys never change
 
 const fn build() -> ([[u64; 256]; 16], u64) {
@@ -40,6 +72,15 @@ pub const SIDE: u64 = TABLES.1;
 mod tests {
     use super::*;
     use crate::board::{Color, Piece, PieceKind, Square};
+
+    #[test]
+    fn the_generator_is_reproducible_and_covers_its_range() {
+        let (mut a, mut b) = (Rng::new(42), Rng::new(42));
+        let xs: Vec<usize> = (0..200).map(|_| a.below(10)).collect();
+        assert_eq!(xs, (0..200).map(|_| b.below(10)).collect::<Vec<_>>());
+        assert!((0..10).all(|v| xs.contains(&v)) && xs.iter().all(|&x| x < 10));
+        assert_ne!(Rng::new(1).next_u64(), Rng::new(2).next_u64());
+    }
 
     #[test]
     fn every_piece_on_every_point_has_its_own_key() {

@@ -2,8 +2,9 @@
 //! file once and consulted once per `go` (never during a search).
 //!
 //! - `mod.rs` (here): [`Book`] (either format, detected from the file's first bytes),
-//!   [`Books`] (UCCI's `;`-separated list), the weighted random choice [`pick`] and its
-//!   [`Rng`], and the left-right mirror both formats look positions up by.
+//!   [`Books`] (UCCI's `;`-separated list), the weighted random choice [`pick`] (its random
+//!   numbers from the board's `Rng`), and the left-right mirror both formats look positions
+//!   up by.
 //! - `eleeye.rs`: ElephantEye's `BOOK.DAT` layout (32-bit locks from its own RC4 Zobrist keys).
 //! - `native.rs`: Chuhe's own format (a header, then records keyed by Chuhe's 64-bit key).
 //! - `build.rs`: a book from games: which positions and moves, and the weight formula.
@@ -16,7 +17,6 @@ pub mod build;
 pub mod eleeye;
 pub mod native;
 
-use crate::board::zobrist::splitmix;
 use crate::board::{Move, Position, Square};
 
 /// One book move and its weight (the chance of playing it is its share of the position's total).
@@ -179,32 +179,6 @@ pub fn pick(moves: &[BookMove], r: u64) -> Option<BookMove> {
     None // unreachable: x < total
 }
 
-/// The random numbers of the book choice: splitmix64, seeded by the caller (tests) or from the
-/// clock and the process (the engine, so that games vary).
-#[derive(Clone, Debug)]
-pub struct Rng(u64);
-
-impl Rng {
-    /// A generator with a fixed seed.
-    pub fn seeded(seed: u64) -> Rng {
-        Rng(seed)
-    }
-
-    /// A generator seeded from the time and the process id.
-    pub fn from_entropy() -> Rng {
-        let nanos =
-            std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos() as u64);
-        Rng(nanos ^ (u64::from(std::process::id()) << 32))
-    }
-
-    /// The next 64 random bits.
-    pub fn next_u64(&mut self) -> u64 {
-        let (state, out) = splitmix(self.0);
-        self.0 = state;
-        out
-    }
-}
-
 /// A square's left-right mirror (file a ↔ i, the rank kept).
 pub fn mirror_square(sq: Square) -> Square {
     Square::new(8 - sq.file(), sq.rank())
@@ -218,6 +192,7 @@ pub fn mirror_move(m: Move) -> Move {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::board::zobrist::Rng;
 
     fn bm(text: &str, weight: u32) -> BookMove {
         BookMove { mv: Move::parse(text).unwrap(), weight }
@@ -226,7 +201,7 @@ mod tests {
     #[test]
     fn pick_follows_the_weights() {
         let moves = [bm("h2e2", 6), bm("h0g2", 3), bm("c3c4", 1)];
-        let mut rng = Rng::seeded(7);
+        let mut rng = Rng::new(7);
         let mut counts = [0u32; 3];
         let n = 100_000;
         for _ in 0..n {
@@ -239,7 +214,7 @@ mod tests {
             assert!((share - want).abs() < 0.01, "{counts:?}");
         }
         // The same seed gives the same choices.
-        let (mut a, mut b) = (Rng::seeded(3), Rng::seeded(3));
+        let (mut a, mut b) = (Rng::new(3), Rng::new(3));
         assert!((0..50).all(|_| pick(&moves, a.next_u64()) == pick(&moves, b.next_u64())));
     }
 

@@ -4,7 +4,7 @@
 use super::format::{
     End, Record, FLAG_CAPTURE, FLAG_DECISIVE, FLAG_GAME_START, FLAG_IN_CHECK, FLAG_NOT_QUIET, SCORE_LIMIT,
 };
-use crate::board::zobrist::splitmix;
+use crate::board::zobrist::{splitmix, Rng};
 use crate::board::{Color, Position};
 use crate::matches::openings::Opening;
 use crate::rules::{Game, GameResult};
@@ -109,28 +109,10 @@ pub struct GameRecord {
     pub end: End,
 }
 
-/// A small seeded generator (splitmix64), so a game depends only on its seed.
-#[derive(Clone, Debug)]
-pub struct Rng(u64);
-
-impl Rng {
-    /// The generator of game `index` in a run with base `seed`.
-    pub fn for_game(seed: u64, index: u64) -> Rng {
-        let (_, base) = splitmix(seed);
-        Rng(base ^ index.wrapping_mul(0xD1B5_4A32_D192_ED03))
-    }
-
-    /// The next 64 random bits.
-    pub fn next_u64(&mut self) -> u64 {
-        let (state, out) = splitmix(self.0);
-        self.0 = state;
-        out
-    }
-
-    /// A number in `0..n` (`n > 0`).
-    pub fn below(&mut self, n: usize) -> usize {
-        (self.next_u64() % n as u64) as usize
-    }
+/// The generator of game `index` in a run with base `seed`, so a game depends only on them.
+pub fn game_rng(seed: u64, index: u64) -> Rng {
+    let (_, base) = splitmix(seed);
+    Rng::new(base ^ index.wrapping_mul(0xD1B5_4A32_D192_ED03))
 }
 
 /// A search score as stored: centipawns within ±`SCORE_LIMIT`, and whether it is decisive
@@ -216,7 +198,7 @@ impl Streaks {
 
 /// Plays game `index` of the run with `engine` (one thread; its table is cleared here).
 pub fn play_game(engine: &mut Engine, cfg: &Config, index: u64) -> GameRecord {
-    let mut rng = Rng::for_game(cfg.seed, index);
+    let mut rng = game_rng(cfg.seed, index);
     let (mut game, first) = start(engine, cfg, &mut rng);
     let mut next = Some(first);
     let mut records = Vec::new();
@@ -297,12 +279,12 @@ mod tests {
 
     #[test]
     fn games_have_their_own_seeds() {
-        let draws: Vec<u64> = (0..4).map(|i| Rng::for_game(7, i).next_u64()).collect();
-        assert_eq!(draws, (0..4).map(|i| Rng::for_game(7, i).next_u64()).collect::<Vec<_>>());
+        let draws: Vec<u64> = (0..4).map(|i| game_rng(7, i).next_u64()).collect();
+        assert_eq!(draws, (0..4).map(|i| game_rng(7, i).next_u64()).collect::<Vec<_>>());
         let mut unique = draws.clone();
         unique.sort_unstable();
         unique.dedup();
         assert_eq!(unique.len(), 4);
-        assert_ne!(Rng::for_game(8, 0).next_u64(), draws[0]);
+        assert_ne!(game_rng(8, 0).next_u64(), draws[0]);
     }
 }

@@ -7,6 +7,7 @@ use super::command::{Command, Go, PositionCmd, Start};
 use super::options::{pruning_switches, Key, Options};
 use super::policy::{self, Decision, History};
 use super::{Dialect, Input, Output, Replies};
+use crate::board::zobrist::Rng;
 use crate::board::{Color, Move, Position};
 use crate::book::{self, BookMove, Books};
 use crate::eval;
@@ -145,7 +146,7 @@ pub struct Session {
     /// The opening books of `bookfiles` / `BookFile`, read when the option is set.
     books: Books,
     /// Chooses among book moves.
-    book_rng: book::Rng,
+    book_rng: Rng,
 }
 
 impl Session {
@@ -167,7 +168,7 @@ impl Session {
             history: Arc::new(Mutex::new(History::default())),
             decision: Arc::new(Mutex::new(None)),
             books: Books::default(),
-            book_rng: book::Rng::from_entropy(),
+            book_rng: Rng::from_clock(),
         }
     }
 

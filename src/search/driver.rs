@@ -3,11 +3,12 @@
 
 use super::ordering::Heuristics;
 use super::pvs::Step;
-use super::strength::{pick_line, PickRng, Strength};
+use super::strength::{pick_line, Strength};
 use super::time::TimeManager;
 use super::tt::TranspositionTable;
 use super::{Bound, Info, Limits, Report, Score, SearchParams, SearchRequest, SearchResult, Settings};
 use super::{INF, MATE, MATE_BOUND, MAX_PLY, RULE_BOUND, RULE_WIN};
+use crate::board::zobrist::Rng;
 use crate::board::{Move, Position};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
@@ -566,7 +567,7 @@ impl<'a> Worker<'a> {
             return None;
         }
         let scores: Vec<i32> = self.root_moves[..lines].iter().map(RootMove::current_score).collect();
-        let mut rng = PickRng::new(self.shared.pick_seed);
+        let mut rng = Rng::new(self.shared.pick_seed);
         let i = pick_line(&scores, strength.spread_cp, RULE_BOUND, &mut rng);
         (i > 0).then(|| self.root_moves[i].clone())
     }

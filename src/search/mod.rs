@@ -239,7 +239,7 @@ pub struct Engine {
     ponderhit: Arc<AtomicBool>,
     handle: Option<JoinHandle<SearchResult>>,
     /// Draws each search's `pick_seed`.
-    rng: strength::PickRng,
+    rng: crate::board::zobrist::Rng,
 }
 
 impl Default for Engine {
@@ -266,7 +266,7 @@ impl Engine {
             stop: Arc::new(AtomicBool::new(false)),
             ponderhit: Arc::new(AtomicBool::new(false)),
             handle: None,
-            rng: strength::PickRng::from_clock(),
+            rng: crate::board::zobrist::Rng::from_clock(),
         }
     }
 
@@ -319,7 +319,7 @@ impl Engine {
 
     /// Seeds the pick among lines of weakened searches (tests; play seeds from the clock).
     pub fn seed_strength_pick(&mut self, seed: u64) {
-        self.rng = strength::PickRng::new(seed);
+        self.rng = crate::board::zobrist::Rng::new(seed);
     }
 
     /// The search's tunable numbers now.

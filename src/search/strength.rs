@@ -7,6 +7,8 @@
 //! `Skill Level` and `UCI_Elo` and UCCI's `randomness` are all expressed this way; the
 //! calibration of levels against Elo is in `docs/strength.md`.
 
+use crate::board::zobrist::Rng;
+
 /// How the engine holds back in one search.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Strength {
@@ -102,48 +104,16 @@ pub fn skill_for_elo(elo: i32) -> f64 {
     last.0
 }
 
-/// A small seeded generator (xorshift64*) for the pick: reproducible given the seed.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct PickRng(u64);
-
-impl PickRng {
-    /// A generator from `seed` (any value; zero is remapped).
-    pub fn new(seed: u64) -> PickRng {
-        PickRng(if seed == 0 { 0x9E37_79B9_7F4A_7C15 } else { seed })
-    }
-
-    /// A generator seeded from the clock, for play.
-    pub fn from_clock() -> PickRng {
-        let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(1, |d| d.as_nanos());
-        PickRng::new(nanos as u64 ^ (nanos >> 64) as u64)
-    }
-
-    /// The next 64 random bits.
-    pub fn next_u64(&mut self) -> u64 {
-        let mut x = self.0;
-        x ^= x >> 12;
-        x ^= x << 25;
-        x ^= x >> 27;
-        self.0 = x;
-        x.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-
-    /// Uniform in `0..n` (`n > 0`).
-    pub fn below(&mut self, n: u32) -> u32 {
-        (((self.next_u64() >> 32) * n as u64) >> 32) as u32
-    }
-}
-
 /// Which of `scores` (the lines' scores, best first) to play: the highest score plus a random
 /// bonus in `0..spread_cp`. Decisive scores (at or beyond `decisive`) get no bonus, so a mate
 /// is never traded for a quiet move and a quiet move never for a mate against.
-pub fn pick_line(scores: &[i32], spread_cp: i32, decisive: i32, rng: &mut PickRng) -> usize {
+pub fn pick_line(scores: &[i32], spread_cp: i32, decisive: i32, rng: &mut Rng) -> usize {
     if spread_cp <= 0 || scores.len() < 2 {
         return 0;
     }
     let mut best = (0, i64::MIN);
     for (i, &s) in scores.iter().enumerate() {
-        let bonus = if s.abs() >= decisive { 0 } else { rng.below(spread_cp as u32) as i64 };
+        let bonus = if s.abs() >= decisive { 0 } else { rng.below(spread_cp as usize) as i64 };
         let value = s as i64 + bonus;
         if value > best.1 {
             best = (i, value);
@@ -202,7 +172,7 @@ mod tests {
 
     #[test]
     fn the_pick_stays_within_the_spread_and_follows_it() {
-        let mut rng = PickRng::new(7);
+        let mut rng = Rng::new(7);
         let scores = [50, 45, 20, -200];
         let mut counts = [0; 4];
         for _ in 0..10_000 {
@@ -216,15 +186,5 @@ mod tests {
             assert_eq!(pick_line(&[29_990, 100, 90], 500, 20_000, &mut rng), 0, "a mate is kept");
             assert_ne!(pick_line(&[100, -29_990], 500, 20_000, &mut rng), 1, "a mate against is avoided");
         }
-    }
-
-    #[test]
-    fn the_generator_is_reproducible_and_spreads() {
-        let (mut a, mut b) = (PickRng::new(42), PickRng::new(42));
-        let xs: Vec<u32> = (0..100).map(|_| a.below(10)).collect();
-        let ys: Vec<u32> = (0..100).map(|_| b.below(10)).collect();
-        assert_eq!(xs, ys);
-        assert!((0..10).all(|v| xs.contains(&v)));
-        assert_ne!(PickRng::new(0).next_u64(), 0);
     }
 }
