@@ -38,10 +38,11 @@ pub const NODES_DOUBLING: f64 = 0.6;
 pub const RANDOMNESS_SPREAD: [(&str, i32); 6] =
     [("none", 0), ("tiny", 8), ("small", 16), ("medium", 32), ("large", 64), ("huge", 128)];
 
-/// Measured Elo of skill levels on the `UCI_Elo` scale (`docs/strength.md`), weakest first;
-/// full strength is the anchor.
-pub const SKILL_ELO: [(f64, i32); 6] =
-    [(0.0, 1000), (4.0, 1400), (8.0, 1700), (12.0, 2000), (16.0, 2200), (20.0, 2400)];
+/// Measured Elo of skill levels on the `UCI_Elo` scale, weakest first: full strength is set at
+/// 2500 and each level below follows from the measured difference to the next
+/// (`docs/strength.md`, "Skill levels").
+pub const SKILL_ELO: [(f64, i32); 8] =
+    [(0.0, 363), (3.0, 686), (6.0, 1049), (9.0, 1625), (12.0, 1988), (15.0, 2236), (18.0, 2321), (20.0, 2500)];
 
 /// Lowest and highest `UCI_Elo`.
 pub const ELO_RANGE: (i32, i32) = (SKILL_ELO[0].1, SKILL_ELO[SKILL_ELO.len() - 1].1);
