@@ -236,34 +236,24 @@ fn bad_book_files_are_one_error_line_and_the_engine_keeps_working() {
 #[test]
 fn cecp_plays_from_the_book_and_bk_lists_it() {
     let book = build("cecp.book", "eleeye");
-    let mut e = Engine::start();
-    e.send("xboard");
-    e.send("protover 2");
-    let features = e.until(|l| l == "feature done=1");
+    let (mut e, features) = Engine::xboard_handshake();
     assert!(features.contains(&"feature option=\"OwnBook -check 0\"".to_string()), "{features:?}");
     assert!(features.iter().any(|l| l.starts_with("feature option=\"BookFile -string")), "{features:?}");
-    let ask = |e: &mut Engine, line: &str| {
-        e.send(line);
-        e.send("ping 7");
-        let mut lines = e.until(|l| l == "pong 7");
-        lines.pop();
-        lines
-    };
-    assert_eq!(ask(&mut e, "bk"), ["\tno opening book", ""]);
-    assert!(ask(&mut e, &format!("option BookFile={book}")).is_empty());
-    assert!(ask(&mut e, "option OwnBook=1").is_empty());
-    assert_eq!(ask(&mut e, "bk"), ["\th2e2 weight 3 (100.0%)", ""]);
-    assert!(ask(&mut e, "new").is_empty());
-    assert!(ask(&mut e, "level 0 1 0").is_empty());
+    assert_eq!(e.cecp_ask("bk"), ["\tno opening book", ""]);
+    assert!(e.cecp_ask(&format!("option BookFile={book}")).is_empty());
+    assert!(e.cecp_ask("option OwnBook=1").is_empty());
+    assert_eq!(e.cecp_ask("bk"), ["\th2e2 weight 3 (100.0%)", ""]);
+    assert!(e.cecp_ask("new").is_empty());
+    assert!(e.cecp_ask("level 0 1 0").is_empty());
     e.send("usermove h2e2");
     let lines = e.until_within(|l| l.starts_with("move "), WAIT);
     assert_eq!(lines, ["# book move h9g7 (weight 1 of 1)", "move h9g7"]);
     // The engine played it on its own board: Red to move after h2e2 h9g7 (h0g2 won and drew).
-    assert_eq!(ask(&mut e, "bk"), ["\th0g2 weight 3 (100.0%)", ""]);
-    assert!(ask(&mut e, "force").is_empty());
-    assert!(ask(&mut e, "setboard 3k5/9/9/9/9/9/9/9/9/4K4 w - - 0 1").is_empty());
-    assert_eq!(ask(&mut e, "bk"), ["\tno book moves for this position", ""]);
-    let err = ask(&mut e, "option BookFile=/nonexistent/b.dat");
+    assert_eq!(e.cecp_ask("bk"), ["\th0g2 weight 3 (100.0%)", ""]);
+    assert!(e.cecp_ask("force").is_empty());
+    assert!(e.cecp_ask("setboard 3k5/9/9/9/9/9/9/9/9/4K4 w - - 0 1").is_empty());
+    assert_eq!(e.cecp_ask("bk"), ["\tno book moves for this position", ""]);
+    let err = e.cecp_ask("option BookFile=/nonexistent/b.dat");
     assert_eq!(err.len(), 1, "{err:?}");
     assert!(err[0].starts_with("Error ("), "{err:?}");
 }

@@ -64,21 +64,11 @@ fn ucci_accepts_composed_positions() {
 
 #[test]
 fn xboard_setboard_takes_composed_positions() {
-    let mut e = Engine::start();
-    e.send("xboard");
-    e.send("protover 2");
-    e.until(|l| l == "feature done=1");
-    let ask = |e: &mut Engine, line: &str| {
-        e.send(line);
-        e.send("ping 7");
-        let mut lines = e.until(|l| l == "pong 7");
-        lines.pop();
-        lines
-    };
-    ask(&mut e, "new");
-    ask(&mut e, "force");
-    assert_eq!(ask(&mut e, &format!("setboard {RED_IN_CHECK}")), Vec::<String>::new());
-    let l = ask(&mut e, &format!("setboard {KING_OUTSIDE}"));
+    let mut e = Engine::xboard_handshake().0;
+    e.cecp_ask("new");
+    e.cecp_ask("force");
+    assert_eq!(e.cecp_ask(&format!("setboard {RED_IN_CHECK}")), Vec::<String>::new());
+    let l = e.cecp_ask(&format!("setboard {KING_OUTSIDE}"));
     assert_eq!(l, ["tellusererror Illegal position: Black king on e6, outside its palace"]);
     e.send("sd 3");
     e.send("go");

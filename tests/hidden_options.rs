@@ -48,10 +48,7 @@ fn uci_and_ucci_take_parameters_and_switches_unlisted() {
 
 #[test]
 fn xboard_takes_parameters_as_options() {
-    let mut e = Engine::start();
-    e.send("xboard");
-    e.send("protover 2");
-    let features = e.until(|l| l == "feature done=1");
+    let (mut e, features) = Engine::xboard_handshake();
     assert!(!features.iter().any(|l| l.contains("rfp_margin")), "{features:?}");
     e.send("option rfp_margin=100");
     e.send("option rfp_margin=1");

@@ -8,15 +8,6 @@ use chuhe::rules::{Game, GameResult};
 use common::{Engine, CHECKMATED_FEN, MATED_IN_ONE_FEN, WAIT, WINNING_FEN};
 use std::time::{Duration, Instant};
 
-/// Starts the engine in CECP mode; returns it with the feature lines.
-fn xboard() -> (Engine, Vec<String>) {
-    let mut e = Engine::start();
-    e.send("xboard");
-    e.send("protover 2");
-    let lines = e.until(|l| l == "feature done=1");
-    (e, lines)
-}
-
 /// Sends `ping n` and returns the lines printed before `pong n`.
 fn sync(e: &mut Engine, n: u32) -> Vec<String> {
     e.send(&format!("ping {n}"));
@@ -55,7 +46,7 @@ fn is_thinking(l: &str) -> bool {
 
 #[test]
 fn handshake_announces_the_features() {
-    let (mut e, lines) = xboard();
+    let (mut e, lines) = Engine::xboard_handshake();
     for f in [
         "myname=\"Chuhe ",
         "variants=\"xiangqi\"",
@@ -95,8 +86,8 @@ fn handshake_announces_the_features() {
 fn a_game_under_a_clock_in_centiseconds() {
     let base_cs: i64 = 300; // 3 s each for the whole game, plus 0.1 s a move
     let inc_cs: i64 = 10;
-    let (red, _) = xboard();
-    let (black, _) = xboard();
+    let (red, _) = Engine::xboard_handshake();
+    let (black, _) = Engine::xboard_handshake();
     let mut side = [red, black];
     for e in side.iter_mut() {
         for l in ["new", "variant xiangqi", "level 0 0:03 0.1", "post", "easy"] {
@@ -153,7 +144,7 @@ fn a_game_under_a_clock_in_centiseconds() {
 
 #[test]
 fn usermove_gets_a_reply_and_force_undo_remove_rewind() {
-    let (mut e, _) = xboard();
+    let (mut e, _) = Engine::xboard_handshake();
     for l in ["new", "variant xiangqi", "level 40 5 0", "nopost", "st 1", "sd 2"] {
         e.send(l);
     }
@@ -204,7 +195,7 @@ fn usermove_gets_a_reply_and_force_undo_remove_rewind() {
 
 #[test]
 fn setboard_and_claims() {
-    let (mut e, _) = xboard();
+    let (mut e, _) = Engine::xboard_handshake();
     ask(&mut e, "new");
     let fen_in = "4k4/9/9/9/9/R7R/9/9/9/3K5 w - - 0 1";
     assert!(ask(&mut e, &format!("setboard {fen_in}")).is_empty());
@@ -256,7 +247,7 @@ fn setboard_and_claims() {
 #[test]
 fn engine_claims_the_mate_it_gives() {
     // Black to move mates in one (rook to the back rank); the engine plays it and claims.
-    let (mut e, _) = xboard();
+    let (mut e, _) = Engine::xboard_handshake();
     ask(&mut e, "new");
     ask(&mut e, "force");
     let fen_in = "3k5/r8/9/9/5r3/9/9/4K4/9/9 b - - 0 1";
@@ -275,7 +266,7 @@ fn engine_claims_the_mate_it_gives() {
 
 #[test]
 fn a_draw_offer_is_accepted_only_when_worse() {
-    let (mut e, _) = xboard();
+    let (mut e, _) = Engine::xboard_handshake();
     for l in ["new", "force", "sd 2"] {
         e.send(l);
     }
@@ -298,7 +289,7 @@ fn a_draw_offer_is_accepted_only_when_worse() {
 
 #[test]
 fn analyze_mode() {
-    let (mut e, _) = xboard();
+    let (mut e, _) = Engine::xboard_handshake();
     for l in ["new", "force", "post"] {
         e.send(l);
     }
@@ -334,7 +325,7 @@ fn analyze_mode() {
 
 #[test]
 fn ping_move_now_and_time_limits() {
-    let (mut e, _) = xboard();
+    let (mut e, _) = Engine::xboard_handshake();
     for l in ["new", "force", "post", "level 0 10 0", "time 100000", "otim 100000"] {
         e.send(l);
     }
@@ -369,7 +360,7 @@ fn ping_move_now_and_time_limits() {
 
 #[test]
 fn bad_input_is_reported_and_changes_nothing() {
-    let (mut e, _) = xboard();
+    let (mut e, _) = Engine::xboard_handshake();
     ask(&mut e, "new");
     ask(&mut e, "force");
     let start = fen(&mut e);
@@ -401,7 +392,7 @@ fn bad_input_is_reported_and_changes_nothing() {
 
 #[test]
 fn pondering_keeps_the_game_straight() {
-    let (mut e, _) = xboard();
+    let (mut e, _) = Engine::xboard_handshake();
     for l in ["new", "post", "hard", "level 0 1 0", "time 6000", "otim 6000", "sd 3"] {
         e.send(l);
     }
@@ -453,14 +444,14 @@ fn pondering_keeps_the_game_straight() {
 
 #[test]
 fn eof_and_quit_end_the_process() {
-    let (mut e, _) = xboard();
+    let (mut e, _) = Engine::xboard_handshake();
     e.send("new");
     e.send("force");
     e.send("analyze");
     std::thread::sleep(Duration::from_millis(100));
     e.close_stdin();
     assert!(e.wait_exit(WAIT).is_some(), "EOF while analysing ends the process");
-    let (mut e, _) = xboard();
+    let (mut e, _) = Engine::xboard_handshake();
     e.send("new");
     e.send("hard");
     e.send("st 600");

@@ -117,10 +117,7 @@ fn ucci_randomness_picks_within_its_spread() {
 
 #[test]
 fn cecp_skill_level_is_an_option() {
-    let mut e = Engine::start();
-    e.send("xboard");
-    e.send("protover 2");
-    let hs = e.until(|l| l == "feature done=1");
+    let (mut e, hs) = Engine::xboard_handshake();
     assert!(hs.contains(&"feature option=\"Skill Level -spin 20 0 20\"".to_string()), "{hs:?}");
     e.send("option Skill Level=0");
     e.send("new");

@@ -49,6 +49,25 @@ impl Engine {
         Engine { child, stdin, rx, log: Vec::new() }
     }
 
+    /// Starts the engine in CECP mode (`xboard`, `protover 2`); returns it with the feature
+    /// lines up to `feature done=1`.
+    pub fn xboard_handshake() -> (Engine, Vec<String>) {
+        let mut e = Engine::start();
+        e.send("xboard");
+        e.send("protover 2");
+        let lines = e.until(|l| l == "feature done=1");
+        (e, lines)
+    }
+
+    /// CECP: sends `line`, then `ping 7`, and returns the lines printed before `pong 7`.
+    pub fn cecp_ask(&mut self, line: &str) -> Vec<String> {
+        self.send(line);
+        self.send("ping 7");
+        let mut lines = self.until(|l| l == "pong 7");
+        lines.pop();
+        lines
+    }
+
     /// Starts the engine and completes the handshake of `dialect` (`ucci` or `uci`);
     /// returns the handshake lines.
     pub fn handshake(dialect: &str) -> (Engine, Vec<String>) {
