@@ -19,7 +19,7 @@
 //! lock1). A position's lock is the xor of its pieces' `lock1`s, and the side's when Black is
 //! to move. These are facts about the format; the code below is Chuhe's own.
 
-use super::BookMove;
+use super::{check_sorted, records_with, BookMove};
 use crate::board::{Color, Move, Position, Square};
 use std::sync::OnceLock;
 
@@ -156,9 +156,7 @@ impl EleeyeBook {
             })
             .collect();
         // Sorted locks are what a lookup relies on; random bytes fail this almost surely.
-        if let Some(i) = records.windows(2).position(|w| w[0].lock > w[1].lock) {
-            return Err(format!("its records are not sorted by lock (record {})", i + 2));
-        }
+        check_sorted(&records, "lock", |r| r.lock)?;
         Ok(EleeyeBook { records })
     }
 
@@ -170,10 +168,10 @@ impl EleeyeBook {
     /// The moves stored for `pos` (or its mirror), as stored: not mirrored back, legality
     /// not checked, records whose move is not on the board dropped.
     pub(super) fn stored(&self, pos: &Position, mirrored: bool) -> Vec<(Move, u32)> {
-        let key = lock(pos, mirrored);
-        let start = self.records.partition_point(|r| r.lock < key);
-        let end = start + self.records[start..].partition_point(|r| r.lock == key);
-        self.records[start..end].iter().filter_map(|r| Some((decode(r.mv)?, u32::from(r.value)))).collect()
+        records_with(&self.records, lock(pos, mirrored), |r| r.lock)
+            .iter()
+            .filter_map(|r| Some((decode(r.mv)?, u32::from(r.value))))
+            .collect()
     }
 }
 

@@ -179,6 +179,21 @@ pub fn pick(moves: &[BookMove], r: u64) -> Option<BookMove> {
     None // unreachable: x < total
 }
 
+/// Both formats keep their records sorted by key: the records whose key is `key`.
+fn records_with<R, K: Ord>(records: &[R], key: K, key_of: impl Fn(&R) -> K) -> &[R] {
+    let start = records.partition_point(|r| key_of(r) < key);
+    let len = records[start..].partition_point(|r| key_of(r) == key);
+    &records[start..start + len]
+}
+
+/// The check that makes a lookup sound: an error naming the first record out of key order.
+fn check_sorted<R, K: Ord>(records: &[R], what: &str, key_of: impl Fn(&R) -> K) -> Result<(), String> {
+    match records.windows(2).position(|w| key_of(&w[0]) > key_of(&w[1])) {
+        Some(i) => Err(format!("its records are not sorted by {what} (record {})", i + 2)),
+        None => Ok(()),
+    }
+}
+
 /// A square's left-right mirror (file a ↔ i, the rank kept).
 pub fn mirror_square(sq: Square) -> Square {
     Square::new(8 - sq.file(), sq.rank())

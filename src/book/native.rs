@@ -17,7 +17,7 @@
 //!
 //! The file is exactly 16 + 16 × N bytes; records of one position are consecutive.
 
-use super::BookMove;
+use super::{check_sorted, records_with, BookMove};
 use crate::board::zobrist::{PIECE_SQUARE, SIDE};
 use crate::board::{Color, Move, Piece, Position};
 
@@ -98,9 +98,7 @@ impl NativeBook {
             }
             records.push(Record { key, mv, weight: u32_at(r, 12) });
         }
-        if let Some(i) = records.windows(2).position(|w| w[0].key > w[1].key) {
-            return Err(format!("its records are not sorted by key (record {})", i + 2));
-        }
+        check_sorted(&records, "key", |r| r.key)?;
         Ok(NativeBook { records })
     }
 
@@ -112,10 +110,7 @@ impl NativeBook {
     /// The moves stored for `pos` (or its mirror), as stored: not mirrored back, legality
     /// not checked.
     pub(super) fn stored(&self, pos: &Position, mirrored: bool) -> Vec<(Move, u32)> {
-        let k = key(pos, mirrored);
-        let start = self.records.partition_point(|r| r.key < k);
-        let end = start + self.records[start..].partition_point(|r| r.key == k);
-        self.records[start..end].iter().map(|r| (r.mv, r.weight)).collect()
+        records_with(&self.records, key(pos, mirrored), |r| r.key).iter().map(|r| (r.mv, r.weight)).collect()
     }
 }
 
