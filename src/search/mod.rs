@@ -19,7 +19,7 @@ mod tests;
 
 pub use driver::{Features, MAX_DEPTH};
 pub use params::{ParamSpec, SearchParams};
-pub use strength::{skill_for_elo, Strength, ELO_RANGE, MAX_SKILL, RANDOMNESS_SPREAD, SKILL_ELO};
+pub use strength::{Strength, ELO_RANGE, MAX_SKILL};
 use tt::TranspositionTable;
 
 use crate::board::{Move, Position};
