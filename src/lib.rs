@@ -16,4 +16,5 @@ pub mod perft;
 pub mod protocol;
 pub mod rules;
 pub mod search;
+pub mod train;
 pub mod tune;

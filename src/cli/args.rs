@@ -71,6 +71,33 @@ impl Args {
         }
     }
 
+    /// `--name` as a decimal number in `range`, or `default` when absent.
+    pub fn decimal(&self, name: &str, default: f64, range: std::ops::RangeInclusive<f64>) -> Result<f64, String> {
+        match self.value(name) {
+            None => Ok(default),
+            Some(v) => match v.parse::<f64>() {
+                Ok(x) if range.contains(&x) => Ok(x),
+                _ => Err(format!("--{name} '{v}' must be a number from {} to {}", range.start(), range.end())),
+            },
+        }
+    }
+
+    /// The evaluation of `--eval hand|nnue` and `--evalfile NET` (a net file; implies nnue),
+    /// or the engine's default.
+    pub fn evaluator(&self) -> Result<crate::eval::Evaluator, String> {
+        use crate::eval::{nnue::Network, Evaluator};
+        match (self.value("eval"), self.value("evalfile")) {
+            (Some("hand"), Some(_)) => Err("--evalfile needs --eval nnue (or no --eval)".into()),
+            (_, Some(path)) => Ok(Evaluator::Network(std::sync::Arc::new(
+                Network::load(path).map_err(|e| format!("--evalfile: {e}"))?,
+            ))),
+            (Some("hand"), None) => Ok(Evaluator::Hand),
+            (Some("nnue"), None) => Ok(Evaluator::embedded()),
+            (Some(other), None) => Err(format!("--eval '{other}' must be hand or nnue")),
+            (None, None) => Ok(Evaluator::default()),
+        }
+    }
+
     /// The position of `--fen`, or the start position.
     pub fn position(&self) -> Result<Position, String> {
         match self.value("fen") {
@@ -105,6 +132,11 @@ pub fn take_list(args: &[String], name: &str) -> (Option<Vec<String>>, Vec<Strin
         }
     }
     (list, rest)
+}
+
+/// Every core of this machine (the default thread count of the tools that fit data).
+pub fn all_cores() -> u64 {
+    std::thread::available_parallelism().map_or(1, |n| n.get() as u64)
 }
 
 #[cfg(test)]

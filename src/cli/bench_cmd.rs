@@ -13,10 +13,13 @@ pub(super) const ABOUT: &str = "search built-in positions to a fixed depth: spee
 /// `chuhe bench --help`.
 pub(super) const HELP: &str = "\
 usage:
-  chuhe bench [--depth D]
+  chuhe bench [--depth D] [--eval hand|nnue] [--evalfile NET]
 
 options (--name VALUE or --name=VALUE):
-  --depth D    depth of each search, 1 to 30 (default 10)
+  --depth D          depth of each search, 1 to 30 (default 10)
+  --eval hand|nnue   the hand-written evaluation or the embedded network (default: the
+                     engine's, UseNNUE's default)
+  --evalfile NET     search with this net file instead of the embedded one
 
 Searches the built-in positions (openings, middlegames, endgames, positions in check) with
 one thread and a 16 MB hash cleared per position: one line per position, then exactly one
@@ -26,6 +29,7 @@ signature of the search, which changes when a change alters the search.
 examples:
   chuhe bench
   chuhe bench --depth 12
+  chuhe bench --eval nnue
 ";
 
 /// Depth searched when `--depth` is not given.
@@ -75,9 +79,10 @@ pub const POSITIONS: &[&str] = &[
 
 /// Runs the bench and prints one line per position and the summary line.
 pub fn run(args: &[String]) -> Result<(), String> {
-    let a = Args::parse(args, &["depth"], &[])?;
+    let a = Args::parse(args, &["depth", "eval", "evalfile"], &[])?;
     let depth = a.number("depth", 1, 30, Some(DEFAULT_DEPTH as u64))? as u32;
-    let (nodes, ms) = bench(depth, |i, fen, r, ms| {
+    let evaluator = a.evaluator()?;
+    let (nodes, ms) = bench(depth, evaluator, |i, fen, r, ms| {
         let score = match r.score {
             Score::Cp(v) => format!("cp {v}"),
             Score::Mate(m) => format!("mate {m}"),
@@ -93,11 +98,13 @@ pub fn run(args: &[String]) -> Result<(), String> {
 /// position), calling `each` per position; returns total nodes and milliseconds.
 pub fn bench(
     depth: u32,
+    evaluator: crate::eval::Evaluator,
     mut each: impl FnMut(usize, &str, &crate::search::SearchResult, u64),
 ) -> Result<(u64, u64), String> {
     let mut engine = Engine::new();
     engine.set_hash_mb(16);
     engine.set_threads(1);
+    engine.set_evaluator(evaluator);
     let mut total_nodes = 0;
     let start = Instant::now();
     for (i, fen) in POSITIONS.iter().enumerate() {

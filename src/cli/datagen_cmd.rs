@@ -16,7 +16,8 @@ pub(super) const HELP: &str = "\
 usage:
   chuhe datagen --out FILE [--games N] [--nodes N | --depth D] [--threads T] [--seed S]
                 [--random-plies K] [--openings FILE|builtin] [--keep quiet|all]
-                [--max-start-score CP] [--max-plies N] [--hash MB]
+                [--max-start-score CP] [--max-plies N] [--hash MB] [--eval hand|nnue]
+                [--evalfile NET]
   chuhe datagen --stats FILE...
 
 options (--name VALUE or --name=VALUE):
@@ -33,6 +34,9 @@ options (--name VALUE or --name=VALUE):
   --max-start-score CP     draw a new start if its first search scores beyond +-CP (default 300)
   --max-plies N            game length limit in plies, then a draw, 10 to 2000 (default 400)
   --hash MB                hash table per game thread, 1 to 4096 (default 4)
+  --eval hand|nnue         the evaluation the games are played with: the hand-written one or
+                           the embedded network (default: the engine's, UseNNUE's default)
+  --evalfile NET           play with this net file instead of the embedded one
   --stats FILE...          what data files hold: positions, results, endings, score histogram
 
 Writes 40 bytes per position in a versioned format (docs/training.md); progress on stderr.
@@ -57,6 +61,8 @@ const VALUED: &[&str] = &[
     "max-start-score",
     "max-plies",
     "hash",
+    "eval",
+    "evalfile",
 ];
 
 /// How often a log (stderr not a terminal) gets a progress line.
@@ -146,6 +152,7 @@ fn config(args: &[String]) -> Result<(Config, String), String> {
         max_start_score: a.number("max-start-score", 0, 10_000, Some(d.max_start_score as u64))? as i32,
         hash_mb: a.number("hash", 1, 4096, Some(d.hash_mb as u64))? as usize,
         adjudication,
+        evaluator: a.evaluator()?,
     };
     Ok((cfg, out))
 }

@@ -12,6 +12,7 @@ mod params_cmd;
 mod perft_cmd;
 mod perft_diff_cmd;
 mod stats_cmd;
+mod train_cmd;
 mod tune_cmd;
 
 pub use args::Args;
@@ -46,6 +47,7 @@ const TOOLS: &[Tool] = &[
         run: |a| datagen_cmd::run(a).map(done),
     },
     Tool { name: "tune", about: tune_cmd::ABOUT, help: tune_cmd::HELP, run: |a| tune_cmd::run(a).map(done) },
+    Tool { name: "train", about: train_cmd::ABOUT, help: train_cmd::HELP, run: |a| train_cmd::run(a).map(done) },
     Tool { name: "book", about: book_cmd::ABOUT, help: book_cmd::HELP, run: |a| book_cmd::run(a).map(done) },
     Tool { name: "params", about: params_cmd::ABOUT, help: params_cmd::HELP, run: |a| params_cmd::run(a).map(done) },
 ];

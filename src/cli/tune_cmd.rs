@@ -1,7 +1,7 @@
 //! `chuhe tune --data FILE... [--out FILE] [...]`: fits the evaluation's weights to datagen
 //! files and writes them as `src/eval/weights.rs` source. See docs/training.md.
 
-use super::args::take_list;
+use super::args::{all_cores, take_list};
 use super::Args;
 use crate::tune::{self, Data, Loss, Schedule};
 use std::time::Instant;
@@ -49,11 +49,11 @@ pub fn run(args: &[String]) -> Result<(), String> {
     }
     let a = Args::parse(&rest, VALUED, &["no-rescale"])?;
     let epochs = a.number("epochs", 0, 1_000_000, Some(300))? as usize;
-    let threads = a.number("threads", 1, 256, Some(default_threads()))? as usize;
+    let threads = a.number("threads", 1, 256, Some(all_cores()))? as usize;
     let limit = a.number("limit", 1, u32::MAX as u64, Some(u32::MAX as u64))? as usize;
     let every = a.number("report-every", 1, 1_000_000, Some(25))? as usize;
-    let rate = fraction(&a, "rate", 2.0, 0.0..=1000.0)?;
-    let lambda = fraction(&a, "lambda", 0.5, 0.0..=1.0)?;
+    let rate = a.decimal("rate", 2.0, 0.0..=1000.0)?;
+    let lambda = a.decimal("lambda", 0.5, 0.0..=1.0)?;
     let start = match a.value("from") {
         None => tune::current(),
         Some(path) => {
@@ -75,7 +75,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
         clock.elapsed().as_secs_f64()
     );
     let k = match a.value("k") {
-        Some(_) => fraction(&a, "k", 0.0, 1.0..=100_000.0)?,
+        Some(_) => a.decimal("k", 0.0, 1.0..=100_000.0)?,
         None => tune::fit_k(&data.train, &start, threads),
     };
     let loss = Loss { k, lambda, threads };
@@ -126,20 +126,4 @@ pub fn run(args: &[String]) -> Result<(), String> {
         println!("wrote {out} ({:.0}s)", clock.elapsed().as_secs_f64());
     }
     Ok(())
-}
-
-/// All cores.
-fn default_threads() -> u64 {
-    std::thread::available_parallelism().map_or(1, |n| n.get() as u64)
-}
-
-/// `--name` as a decimal number in `range`, or `default` when absent.
-fn fraction(a: &Args, name: &str, default: f64, range: std::ops::RangeInclusive<f64>) -> Result<f64, String> {
-    match a.value(name) {
-        None => Ok(default),
-        Some(v) => match v.parse::<f64>() {
-            Ok(x) if range.contains(&x) => Ok(x),
-            _ => Err(format!("--{name} '{v}' must be a number from {} to {}", range.start(), range.end())),
-        },
-    }
 }

@@ -80,6 +80,7 @@ pub fn run(cfg: &Config, out: impl Write, tick: Duration, mut progress: impl FnM
                 let mut engine = Engine::new();
                 engine.set_threads(1);
                 engine.set_hash_mb(cfg.hash_mb);
+                engine.set_evaluator(cfg.evaluator.clone());
                 loop {
                     let i = next_game.fetch_add(1, Ordering::Relaxed);
                     if i >= cfg.games || abort.load(Ordering::Relaxed) {

@@ -72,6 +72,8 @@ pub struct Config {
     pub hash_mb: usize,
     /// Score adjudication.
     pub adjudication: Adjudication,
+    /// The evaluation the games are played with.
+    pub evaluator: crate::eval::Evaluator,
 }
 
 impl Default for Config {
@@ -87,6 +89,7 @@ impl Default for Config {
             max_start_score: 300,
             hash_mb: 4,
             adjudication: Adjudication::default(),
+            evaluator: crate::eval::Evaluator::default(),
         }
     }
 }

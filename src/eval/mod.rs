@@ -6,15 +6,25 @@
 //! the king through zero, one or two pieces; tempo. Every number is a (midgame, endgame)
 //! weight in one table (`params.rs` names them, `weights.rs` holds the values `chuhe tune`
 //! fitted), blended by the phase (rooks, horses and cannons left).
+//!
+//! The learned evaluation is in `nnue`; `Evaluator` picks one of the two for a search and
+//! `EvalState` is the per-thread state the search moves along with its moves.
 
+pub mod nnue;
 mod params;
+mod state;
 mod terms;
 mod weights;
 
 use crate::board::{Color, PieceKind, Position, Square};
 pub use params::{section_of, Section, COUNT, S, SECTIONS, WEIGHTS};
+pub use state::{EvalState, Evaluator};
 pub use terms::PHASE_MAX;
 use terms::{walk, Sink};
+
+/// Whether searches evaluate with the embedded network unless told otherwise (`UseNNUE`):
+/// on once the network beat the hand-written evaluation under SPRT (`docs/strength.md`).
+pub const NETWORK_BY_DEFAULT: bool = false;
 
 /// Midgame and endgame material of a `kind` in centipawns.
 #[inline]

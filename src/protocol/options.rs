@@ -57,12 +57,28 @@ pub enum Key {
     LimitStrength,
     /// UCI `UCI_Elo`: the strength `UCI_LimitStrength` plays at.
     Elo,
+    /// UCI and CECP `EvalFile`, UCCI `evalfile`: a net file to evaluate with (empty: the
+    /// embedded net), read when set.
+    EvalFile,
+    /// UCI and CECP `UseNNUE`, UCCI `usennue`: the network evaluates (else the hand-written
+    /// evaluation).
+    UseNnue,
 }
 
 impl Key {
     /// Whether setting it touches the engine or the loop, so the engine must be idle.
     pub fn needs_idle(self) -> bool {
-        matches!(self, Key::Hash | Key::Threads | Key::MultiPv | Key::ClearHash | Key::Pruning | Key::Batch)
+        matches!(
+            self,
+            Key::Hash
+                | Key::Threads
+                | Key::MultiPv
+                | Key::ClearHash
+                | Key::Pruning
+                | Key::Batch
+                | Key::EvalFile
+                | Key::UseNnue
+        )
     }
 }
 
@@ -248,6 +264,11 @@ pub const OWN_BOOK: Spec = Spec::check(Key::OwnBook, "OwnBook");
 /// UCI and CECP `BookFile`: the book file.
 pub const BOOK_FILE: Spec = Spec::string(Key::BookFiles, "BookFile");
 
+/// UCI and CECP `EvalFile`: the net file (empty: the embedded one).
+pub const EVAL_FILE: Spec = Spec::string(Key::EvalFile, "EvalFile");
+/// UCI and CECP `UseNNUE`: evaluate with the network.
+pub const USE_NNUE: Spec = Spec::check(Key::UseNnue, "UseNNUE");
+
 /// UCCI's grades of `pruning`, `knowledge` and `idle`.
 pub const GRADES: &[&str] = &["none", "small", "medium", "large"];
 /// UCCI's grades of `randomness`.
@@ -316,6 +337,10 @@ pub struct Options {
     pub limit_strength: bool,
     /// UCI `UCI_Elo`.
     pub elo: u64,
+    /// `EvalFile`: the path of the loaded net (empty: the embedded net).
+    pub eval_file: String,
+    /// `UseNNUE`.
+    pub use_nnue: bool,
 }
 
 impl Default for Options {
@@ -342,6 +367,8 @@ impl Default for Options {
             skill_level: MAX_SKILL as u64,
             limit_strength: false,
             elo: ELO_RANGE.1 as u64,
+            eval_file: String::new(),
+            use_nnue: crate::eval::NETWORK_BY_DEFAULT,
         }
     }
 }
@@ -397,6 +424,8 @@ impl Options {
             Key::SkillLevel => self.skill_level.to_string(),
             Key::LimitStrength => self.limit_strength.to_string(),
             Key::Elo => self.elo.to_string(),
+            Key::EvalFile => self.eval_file.clone(),
+            Key::UseNnue => self.use_nnue.to_string(),
         }
     }
 
@@ -420,6 +449,7 @@ impl Options {
                     Key::OwnBook => self.own_book = b,
                     Key::ShowWdl => self.show_wdl = b,
                     Key::LimitStrength => self.limit_strength = b,
+                    Key::UseNnue => self.use_nnue = b,
                     Key::Promotion if b => {
                         return Err(format!(
                             "option '{name}': the variant where advisors and elephants may become pawns is not \
@@ -451,8 +481,10 @@ impl Options {
             }
             Kind::String => {
                 let v = value.map(str::trim).filter(|v| *v != EMPTY).unwrap_or("");
-                if spec.key == Key::BookFiles {
-                    self.book_files = v.to_string();
+                match spec.key {
+                    Key::BookFiles => self.book_files = v.to_string(),
+                    Key::EvalFile => self.eval_file = v.to_string(),
+                    _ => {}
                 }
             }
             Kind::Spin { min, max } => {

@@ -10,7 +10,7 @@ use super::{Dialect, Input, Output, Replies};
 use crate::board::zobrist::Rng;
 use crate::board::{Color, Move, Position};
 use crate::book::{self, BookMove, Books};
-use crate::eval;
+use crate::eval::{self, nnue::Network, Evaluator};
 use crate::lines::recv_until;
 use crate::perft::divide;
 use crate::rules::Game;
@@ -147,6 +147,8 @@ pub struct Session {
     books: Books,
     /// Chooses among book moves.
     book_rng: Rng,
+    /// The net of `EvalFile` (`None`: the embedded net), read when the option is set.
+    network: Option<Arc<Network>>,
 }
 
 impl Session {
@@ -169,6 +171,7 @@ impl Session {
             decision: Arc::new(Mutex::new(None)),
             books: Books::default(),
             book_rng: Rng::from_clock(),
+            network: None,
         }
     }
 
@@ -391,9 +394,23 @@ impl Session {
             }
             _ => None,
         };
+        // So is the net file: a missing, damaged or foreign file keeps the current net.
+        let network = match spec.key {
+            Key::EvalFile => match value.map(str::trim).filter(|v| !v.is_empty() && *v != super::options::EMPTY) {
+                None => Some(None),
+                Some(path) => Some(Some(Arc::new(
+                    Network::load(path)
+                        .map_err(|e| format!("setoption: {}: {e}; the engine keeps its current net", spec.name))?,
+                ))),
+            },
+            _ => None,
+        };
         let applied = self.opts.apply(spec, value).map_err(|e| format!("setoption: {e}"))?;
         if let Some(books) = books {
             self.books = books;
+        }
+        if let Some(network) = network {
+            self.network = network;
         }
         match applied.key {
             Key::Hash => self.engine.set_hash_mb(self.opts.hash_mb as usize),
@@ -408,6 +425,7 @@ impl Session {
             Key::SkillLevel | Key::LimitStrength | Key::Elo | Key::Randomness => {
                 self.engine.set_strength(self.opts.strength())
             }
+            Key::EvalFile | Key::UseNnue => self.engine.set_evaluator(self.evaluator()),
             // Read where they act (go, the loop, the replies), or kept without effect.
             _ => {}
         }
@@ -766,6 +784,20 @@ impl Session {
         self.out.lines(&lines);
     }
 
+    /// The net `EvalFile` names (or the embedded one).
+    fn current_network(&self) -> Arc<Network> {
+        self.network.clone().unwrap_or_else(|| crate::eval::nnue::DEFAULT.clone())
+    }
+
+    /// The evaluation the options ask for.
+    fn evaluator(&self) -> Evaluator {
+        if self.opts.use_nnue {
+            Evaluator::Network(self.current_network())
+        } else {
+            Evaluator::Hand
+        }
+    }
+
     fn eval(&self) {
         let pos = self.game.position();
         let terms = eval::breakdown(pos);
@@ -778,6 +810,21 @@ impl Session {
             "evaluate",
             eval::evaluate(pos),
             pos.side_to_move().name()
+        ));
+        let net = self.current_network();
+        lines.push(format!(
+            "{:<16} {:+} ({}'s view; net {:016x} '{}', {})",
+            "network",
+            net.evaluate_position(pos),
+            pos.side_to_move().name(),
+            net.checksum(),
+            net.description(),
+            if self.opts.eval_file.is_empty() { "embedded".to_string() } else { self.opts.eval_file.clone() }
+        ));
+        lines.push(format!(
+            "{:<16} {}",
+            "in use",
+            if self.opts.use_nnue { "network (UseNNUE on)" } else { "hand-written (UseNNUE off)" }
         ));
         self.out.lines(&lines);
     }

@@ -38,6 +38,8 @@ const OPTIONS: OptionSet = OptionSet {
         Spec::button(Key::ClearHash, "newgame"),
         Spec::check(Key::UseBook, "usebook"),
         Spec::string(Key::BookFiles, "bookfiles"),
+        Spec::check(Key::UseNnue, "usennue"),
+        Spec::string(Key::EvalFile, "evalfile"),
     ],
     unlisted: &[
         Spec::check(Key::UseHash, "usehash"),

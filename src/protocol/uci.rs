@@ -4,8 +4,8 @@
 
 use super::command::{bare, clip, parse_go, parse_shared, small, Command, Go, Words};
 use super::options::{
-    OptionSet, Options, Style, BOOK_FILE, CLEAR_HASH, ELO, HASH, LIMIT_STRENGTH, MOVE_OVERHEAD, MULTIPV, OWN_BOOK,
-    PONDER, SHOW_WDL, SKILL_LEVEL, THREADS, VARIANT,
+    OptionSet, Options, Style, BOOK_FILE, CLEAR_HASH, ELO, EVAL_FILE, HASH, LIMIT_STRENGTH, MOVE_OVERHEAD, MULTIPV,
+    OWN_BOOK, PONDER, SHOW_WDL, SKILL_LEVEL, THREADS, USE_NNUE, VARIANT,
 };
 use super::policy::Decision;
 use super::wdl::wdl;
@@ -37,6 +37,8 @@ const OPTIONS: OptionSet = OptionSet {
         ELO,
         OWN_BOOK,
         BOOK_FILE,
+        USE_NNUE,
+        EVAL_FILE,
     ],
     unlisted: &[],
     unknown_is_error: true,

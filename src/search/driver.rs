@@ -10,6 +10,7 @@ use super::{Bound, Info, Limits, Report, Score, SearchParams, SearchRequest, Sea
 use super::{INF, MATE, MATE_BOUND, MAX_PLY, RULE_BOUND, RULE_WIN};
 use crate::board::zobrist::Rng;
 use crate::board::{Move, Position};
+use crate::eval::{EvalState, Evaluator};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
 
@@ -118,6 +119,8 @@ pub(crate) struct Shared<'a> {
     pub start: Instant,
     /// How a repetition loop is judged (the rules' `loop_verdict`; replaceable in tests).
     pub loop_verdict: LoopJudge,
+    /// The evaluation.
+    pub evaluator: &'a Evaluator,
 }
 
 /// A repetition judge: the position after the loop and the loop's moves.
@@ -181,6 +184,8 @@ pub(crate) struct Worker<'a> {
     pub nodes: u64,
     pub seldepth: usize,
     pub heur: Heuristics,
+    /// The evaluator's state along the search path (a network's accumulators).
+    pub eval: EvalState<'a>,
     /// Nodes between polls, less one (a power of two): fewer than 1024 under a small node
     /// budget, so weak skill levels stop near their cap.
     pub poll_mask: u64,
@@ -226,6 +231,7 @@ impl<'a> Worker<'a> {
                 *r = shared.params.lmr_table_entry(d, m);
             }
         }
+        let eval = EvalState::new(shared.evaluator, &pos, MAX_PLY + 2);
         let tm = TimeManager::new(&shared.limits, &shared.params);
         let clock = (id == 0).then_some(Clock { tm, pondering: shared.limits.pondering });
         Worker {
@@ -239,6 +245,7 @@ impl<'a> Worker<'a> {
             nodes: 0,
             seldepth: 0,
             poll_mask: shared.limits.nodes.map_or(1024, |n| (n / 16).clamp(1, 1024).next_power_of_two()) - 1,
+            eval,
             heur: Heuristics { continuation_on: shared.features.continuation_history, ..Heuristics::new(MAX_PLY) },
             pv: vec![[Move::NULL; MAX_PLY + 1]; MAX_PLY + 1],
             pv_len: [0; MAX_PLY + 1],
@@ -266,6 +273,7 @@ impl<'a> Worker<'a> {
     #[inline]
     pub fn push_move(&mut self, m: Move) -> crate::board::Undo {
         self.moves.push(m);
+        self.eval.push_move(&self.pos, m);
         let u = self.pos.make_move(m);
         self.keys.push(self.pos.key());
         u
@@ -276,6 +284,7 @@ impl<'a> Worker<'a> {
     pub fn pop_move(&mut self, m: Move, u: crate::board::Undo) {
         self.keys.pop();
         self.moves.pop();
+        self.eval.pop();
         self.pos.unmake_move(m, u);
     }
 
@@ -283,6 +292,7 @@ impl<'a> Worker<'a> {
     #[inline]
     pub fn push_null(&mut self) -> crate::board::Undo {
         self.moves.push(Move::NULL);
+        self.eval.push_null();
         let u = self.pos.make_null();
         self.keys.push(self.pos.key());
         u
@@ -293,7 +303,14 @@ impl<'a> Worker<'a> {
     pub fn pop_null(&mut self, u: crate::board::Undo) {
         self.keys.pop();
         self.moves.pop();
+        self.eval.pop();
         self.pos.unmake_null(u);
+    }
+
+    /// The static evaluation of the position at the top of the search path.
+    #[inline]
+    pub fn static_eval(&self) -> i32 {
+        self.eval.evaluate(&self.pos)
     }
 
     /// Counts a node; returns true when the search must unwind now.
@@ -654,6 +671,7 @@ pub(crate) fn run_search(
         params: settings.params,
         start: t0,
         loop_verdict: settings.loop_verdict,
+        evaluator: &settings.evaluator,
     };
     let mut main = Worker::new(&shared, 0, start, moves, &root);
     if root.is_empty() {

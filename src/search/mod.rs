@@ -23,6 +23,7 @@ pub use strength::{Strength, ELO_RANGE, MAX_SKILL};
 use tt::TranspositionTable;
 
 use crate::board::{Move, Position};
+use crate::eval::Evaluator;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::thread::JoinHandle;
@@ -162,7 +163,7 @@ impl SearchRequest {
 }
 
 /// How the engine searches, copied into each search: threads, lines, techniques, numbers.
-#[derive(Clone, Copy)]
+#[derive(Clone)]
 pub(crate) struct Settings {
     pub threads: usize,
     pub multipv: usize,
@@ -174,6 +175,8 @@ pub(crate) struct Settings {
     pub pick_seed: u64,
     /// How a repetition loop is judged (the rules' `loop_verdict`; replaceable in tests).
     pub loop_verdict: driver::LoopJudge,
+    /// The evaluation searches call.
+    pub evaluator: Evaluator,
 }
 
 /// What to search and for how long. Times in milliseconds. All `None` and `infinite ==
@@ -262,6 +265,7 @@ impl Engine {
                 strength: Strength::FULL,
                 pick_seed: 0,
                 loop_verdict: crate::rules::loop_verdict,
+                evaluator: Evaluator::default(),
             },
             stop: Arc::new(AtomicBool::new(false)),
             ponderhit: Arc::new(AtomicBool::new(false)),
@@ -350,6 +354,17 @@ impl Engine {
         self.settings.params.set(spec.name, number)
     }
 
+    /// Sets the evaluation the next searches call.
+    pub fn set_evaluator(&mut self, evaluator: Evaluator) {
+        self.stop_and_wait();
+        self.settings.evaluator = evaluator;
+    }
+
+    /// The evaluation searches call now.
+    pub fn evaluator(&self) -> &Evaluator {
+        &self.settings.evaluator
+    }
+
     /// Replaces the repetition judge (tests check the search against a known verdict).
     #[cfg(test)]
     pub(crate) fn set_loop_verdict(&mut self, judge: driver::LoopJudge) {
@@ -377,7 +392,7 @@ impl Engine {
         self.stop.store(false, Ordering::SeqCst);
         self.ponderhit.store(false, Ordering::SeqCst);
         let (tt, stop, ponderhit) = (self.tt.clone(), self.stop.clone(), self.ponderhit.clone());
-        let settings = Settings { pick_seed: self.rng.next_u64(), ..self.settings };
+        let settings = Settings { pick_seed: self.rng.next_u64(), ..self.settings.clone() };
         self.handle = Some(std::thread::spawn(move || {
             let (pondering, infinite) = (request.limits.pondering, request.limits.infinite);
             let result = driver::run_search(&tt, &stop, &ponderhit, &request, &settings, &mut report);

@@ -7,7 +7,6 @@ use super::ordering::{is_refutation, moving_piece, MovePicker, SEE_VALUES};
 use super::tt::TtEntry;
 use super::{Bound, INF, MATE, MAX_PLY, RULE_BOUND, RULE_WIN};
 use crate::board::{Move, MoveList, PieceKind};
-use crate::eval::evaluate;
 use crate::rules::{insufficient_material, LoopVerdict, MOVE_LIMIT_PLIES};
 use arrayvec::ArrayVec;
 
@@ -194,7 +193,7 @@ impl Worker<'_> {
             return v;
         }
         if ply >= MAX_PLY {
-            return evaluate(&self.pos);
+            return self.static_eval();
         }
         // Mate-distance pruning: no line from here beats a mate already found nearer the root.
         alpha = alpha.max(-MATE + ply as i32);
@@ -223,7 +222,7 @@ impl Worker<'_> {
         } else {
             match tt {
                 Some(e) => e.eval,
-                None => evaluate(&self.pos),
+                None => self.static_eval(),
             }
         };
         self.stack[ply].eval = eval;

@@ -6,7 +6,6 @@ use super::driver::Worker;
 use super::ordering::{captured_value, losing_capture, MovePicker};
 use super::{Bound, INF, MATE, MAX_PLY};
 use crate::board::{Move, MoveList};
-use crate::eval::evaluate;
 
 impl Worker<'_> {
     /// Quiescence search at `ply`; returns a fail-soft score for the side to move. `checks`:
@@ -18,7 +17,7 @@ impl Worker<'_> {
         }
         self.seldepth = self.seldepth.max(ply);
         if ply >= MAX_PLY {
-            return evaluate(&self.pos);
+            return self.static_eval();
         }
         if self.pos.halfmove_clock() == 0 && crate::rules::insufficient_material(&self.pos) {
             return 0;
@@ -45,7 +44,7 @@ impl Worker<'_> {
         } else {
             stand_pat = match tt {
                 Some(e) => e.eval,
-                None => evaluate(&self.pos),
+                None => self.static_eval(),
             };
             if stand_pat >= beta {
                 return stand_pat;

@@ -3,7 +3,8 @@
 
 use super::super::command::clip;
 use super::super::options::{
-    OptionSet, Style, BOOK_FILE, CLEAR_HASH, HASH, MOVE_OVERHEAD, MULTIPV, OWN_BOOK, SKILL_LEVEL, THREADS,
+    OptionSet, Style, BOOK_FILE, CLEAR_HASH, EVAL_FILE, HASH, MOVE_OVERHEAD, MULTIPV, OWN_BOOK, SKILL_LEVEL, THREADS,
+    USE_NNUE,
 };
 use super::super::policy::Decision;
 use super::super::{push_moves, Replies, ENGINE_NAME};
@@ -20,7 +21,7 @@ pub const MATE_SCORE: i32 = 100_000;
 /// so they are not advertised as options.
 const OPTIONS: OptionSet = OptionSet {
     style: Style::Cecp,
-    advertised: &[MULTIPV, MOVE_OVERHEAD, CLEAR_HASH, SKILL_LEVEL, OWN_BOOK, BOOK_FILE],
+    advertised: &[MULTIPV, MOVE_OVERHEAD, CLEAR_HASH, SKILL_LEVEL, OWN_BOOK, BOOK_FILE, USE_NNUE, EVAL_FILE],
     unlisted: &[HASH, THREADS],
     unknown_is_error: true,
 };

@@ -1,0 +1,143 @@
+//! `chuhe train --data FILE... --out NET [...]`: trains a network on datagen files and writes
+//! a net file the engine loads (`EvalFile`). See docs/training.md.
+
+use super::args::{all_cores, take_list};
+use super::Args;
+use crate::board::Position;
+use crate::eval::nnue::Network;
+use crate::train::{self, Config, Data, FloatNet};
+use std::time::Instant;
+
+/// One line for `chuhe --help`.
+pub(super) const ABOUT: &str = "train the evaluation network (NNUE) on datagen files";
+
+/// `chuhe train --help`.
+pub(super) const HELP: &str = "\
+usage:
+  chuhe train --data FILE... --out NET [--epochs N] [--batch B] [--lr R] [--final-lr F]
+              [--lambda L] [--k K] [--threads T] [--seed S] [--limit N] [--from NET]
+              [--description TEXT] [--no-mirror]
+
+options (--name VALUE or --name=VALUE):
+  --data FILE...      datagen files: their quiet positions, one game in ten kept for
+                      validation (required)
+  --out NET           the net file to write (required)
+  --epochs N          passes over the training data (default 30)
+  --batch B           positions per Adam step (default 16384)
+  --lr R              Adam's step size at the start (default 0.001)
+  --final-lr F        the last epoch's step size as a fraction of --lr, cosine decay (default 0.05)
+  --lambda L          weight of the game result against the search score, 0 to 1 (default 0.5)
+  --k K               the sigmoid's scale in centipawns (default: fitted, scores to results)
+  --threads T         worker threads (default: every core)
+  --seed S            seed of the initial weights, shuffles and mirroring (default 1)
+  --limit N           use at most N positions (default: all)
+  --from NET          start from this net's weights (default: random weights)
+  --description TEXT  text stored in the net file's header, up to 28 characters
+  --no-mirror         do not train on left-right mirrored positions
+
+The net kept is the epoch with the lowest validation loss. See docs/training.md.
+
+examples:
+  chuhe datagen --out data.bin --games 20 --nodes 1000 --seed 7
+  chuhe train --data data.bin --out my.nnue --epochs 5
+";
+
+/// Flags that take a value.
+const VALUED: &[&str] =
+    &["out", "epochs", "batch", "lr", "final-lr", "lambda", "k", "threads", "seed", "limit", "from", "description"];
+
+/// Runs `chuhe train`.
+pub fn run(args: &[String]) -> Result<(), String> {
+    let (files, rest) = take_list(args, "data");
+    let files = files.ok_or("--data FILE... is required")?;
+    if files.is_empty() {
+        return Err("--data needs at least one FILE".into());
+    }
+    let a = Args::parse(&rest, VALUED, &["no-mirror"])?;
+    let out = a.value("out").ok_or("--out NET is required")?.to_string();
+    let start = match a.value("from") {
+        None => None,
+        Some(path) => Some(Network::load(path).map_err(|e| format!("--from: {e}"))?),
+    };
+    let mut cfg = Config {
+        epochs: a.number("epochs", 1, 100_000, Some(30))? as usize,
+        batch: a.number("batch", 1, 1 << 24, Some(16384))? as usize,
+        lr: a.decimal("lr", 0.001, 0.0..=1.0)? as f32,
+        final_lr: a.decimal("final-lr", 0.05, 0.0..=1.0)? as f32,
+        lambda: a.decimal("lambda", 0.5, 0.0..=1.0)? as f32,
+        k: 0.0,
+        threads: a.number("threads", 1, 256, Some(all_cores()))? as usize,
+        seed: a.number("seed", 0, u64::MAX, Some(1))?,
+        mirror: !a.flag("no-mirror"),
+    };
+    let limit = a.number("limit", 1, u32::MAX as u64, Some(u32::MAX as u64))? as usize;
+    let description = a.value("description").unwrap_or("chuhe train").to_string();
+    if description.len() > 28 || !description.bytes().all(|b| b.is_ascii_graphic() || b == b' ') {
+        return Err(format!("--description '{description}' must be at most 28 printable ASCII characters"));
+    }
+
+    let clock = Instant::now();
+    let data = Data::load(&files, limit)?;
+    if data.train.is_empty() {
+        return Err("no quiet positions in the data".into());
+    }
+    println!(
+        "positions {} training, {} validation ({} skipped: check, capture or decisive) loaded in {:.1}s",
+        data.train.len(),
+        data.validation.len(),
+        data.skipped,
+        clock.elapsed().as_secs_f64()
+    );
+    cfg.k = match a.value("k") {
+        Some(_) => a.decimal("k", 0.0, 1.0..=100_000.0)? as f32,
+        None => start.as_ref().map_or_else(|| train::fit_k(&data.train), |n| n.scale() as f32),
+    };
+    println!(
+        "sigmoid scale K {:.1} ({}); lambda {}, {} epochs of batches of {}, lr {} -> {}, {} threads, seed {}, mirror {}",
+        cfg.k,
+        if a.value("k").is_some() {
+            "given"
+        } else if start.is_some() {
+            "the --from net's"
+        } else {
+            "fitted to the results"
+        },
+        cfg.lambda,
+        cfg.epochs,
+        cfg.batch,
+        cfg.lr,
+        cfg.lr * cfg.final_lr,
+        cfg.threads,
+        cfg.seed,
+        cfg.mirror
+    );
+    let net = start.as_ref().map_or_else(|| FloatNet::random(cfg.seed), FloatNet::from_network);
+    let before = (net.loss(&data.train, &cfg), net.loss(&data.validation, &cfg));
+    println!("loss before: training {:.6} validation {:.6}", before.0, before.1);
+    let trained = train::train(&data, &cfg, net, |e| {
+        println!(
+            "epoch {:>4}  training {:.6}  validation {:.6}  lr {:.6}  {:.0} positions/s  {:.0}s",
+            e.number,
+            e.train,
+            e.validation,
+            e.lr,
+            e.samples_per_s,
+            clock.elapsed().as_secs_f64()
+        );
+    });
+    let after = (trained.loss(&data.train, &cfg), trained.loss(&data.validation, &cfg));
+    println!("loss after:  training {:.6} validation {:.6} (the best validation epoch)", after.0, after.1);
+    let quantised = trained.quantise(cfg.k, &description);
+    let check = if data.validation.is_empty() { &data.train } else { &data.validation };
+    let (max, mean) = train::quantisation_error(&trained, &quantised, check, cfg.k);
+    println!("quantised: |integer - float| over {} positions: max {max:.1} cp, mean {mean:.2} cp", check.len());
+    let startpos = Position::startpos();
+    println!(
+        "start position: float {:.1} cp, integer {} cp",
+        trained.evaluate(&startpos, cfg.k),
+        quantised.evaluate_position(&startpos)
+    );
+    std::fs::write(&out, quantised.to_bytes()).map_err(|e| format!("cannot write '{out}': {e}"))?;
+    println!("wrote {out}: checksum {:016x} ({:.0}s)", quantised.checksum(), clock.elapsed().as_secs_f64());
+    Ok(())
+}
