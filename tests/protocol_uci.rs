@@ -29,10 +29,12 @@ fn handshake_and_options() {
         "UCI_Elo",
         "OwnBook",
         "BookFile",
+        "UseNNUE",
+        "EvalFile",
     ] {
         assert!(lines.iter().any(|l| l.starts_with(&format!("option name {name} type "))), "{name}: {lines:?}");
     }
-    assert_eq!(lines.iter().filter(|l| l.starts_with("option ")).count(), 13, "{lines:?}");
+    assert_eq!(lines.iter().filter(|l| l.starts_with("option ")).count(), 15, "{lines:?}");
     assert!(lines.contains(&"option name UCI_Variant type combo default xiangqi var xiangqi".to_string()));
     assert!(lines.contains(&"option name UCI_ShowWDL type check default false".to_string()));
     for ok in [
