@@ -24,6 +24,22 @@ const CLIP: f32 = 1.98;
 const OUTPUT_CLIP: f32 = MAX_OUTPUT_WEIGHT as f32 / QB as f32;
 /// Most pieces on a board.
 const MAX_FEATURES: usize = 32;
+/// Blocks of 90 points in the inputs: (own or enemy) × kind.
+const BLOCKS: usize = INPUTS / 90;
+/// Training-only inputs that share what an input's neighbours learn (the *factoriser*): its
+/// (side, kind) whatever the point, its (side, kind, rank) and its (side, kind, file). Each
+/// real input also turns these on; writing the net folds them into the real columns, so the
+/// engine's network is unchanged. A rarely seen point still gets its kind's value.
+const VIRTUAL: usize = BLOCKS + BLOCKS * 10 + BLOCKS * 9;
+/// Input rows the float net trains.
+const ROWS: usize = INPUTS + VIRTUAL;
+
+/// The training rows an input turns on: itself and its three shared rows.
+#[inline(always)]
+fn rows(feature: usize) -> [usize; 4] {
+    let (block, point) = (feature / 90, feature % 90);
+    [feature, INPUTS + block, INPUTS + BLOCKS + block * 10 + point / 9, INPUTS + BLOCKS * 11 + block * 9 + point % 9]
+}
 
 /// A training position: its active inputs from the side to move's view and the other's.
 #[derive(Clone)]
@@ -147,7 +163,8 @@ impl FloatNet {
     pub fn random(seed: u64) -> FloatNet {
         let mut rng = Rng::new(seed);
         let mut uniform = |a: f32| ((rng.next_u64() >> 40) as f32 / (1u64 << 24) as f32 * 2.0 - 1.0) * a;
-        let w1 = (0..INPUTS * HIDDEN).map(|_| uniform(0.1)).collect();
+        // Shared rows start at zero: at first every input is only itself.
+        let w1 = (0..ROWS * HIDDEN).map(|i| if i < INPUTS * HIDDEN { uniform(0.1) } else { 0.0 }).collect();
         let b1 = (0..HIDDEN).map(|_| 0.1 + uniform(0.1)).collect();
         let w2 = (0..2 * HIDDEN).map(|_| uniform(0.1)).collect();
         FloatNet { w1, b1, w2, b2: 0.0 }
@@ -157,7 +174,13 @@ impl FloatNet {
     pub fn from_network(net: &Network) -> FloatNet {
         let (qa, qb) = (QA as f32, QB as f32);
         FloatNet {
-            w1: net.w1.iter().flatten().map(|&w| w as f32 / qa).collect(),
+            w1: net
+                .w1
+                .iter()
+                .flatten()
+                .map(|&w| w as f32 / qa)
+                .chain(std::iter::repeat_n(0.0, VIRTUAL * HIDDEN))
+                .collect(),
             b1: net.b1.iter().map(|&w| w as f32 / qa).collect(),
             w2: net.w2.iter().flatten().map(|&w| w as f32 / qb).collect(),
             b2: net.b2 as f32 / (qa * qb),
@@ -165,7 +188,7 @@ impl FloatNet {
     }
 
     fn zeros() -> FloatNet {
-        FloatNet { w1: vec![0.0; INPUTS * HIDDEN], b1: vec![0.0; HIDDEN], w2: vec![0.0; 2 * HIDDEN], b2: 0.0 }
+        FloatNet { w1: vec![0.0; ROWS * HIDDEN], b1: vec![0.0; HIDDEN], w2: vec![0.0; 2 * HIDDEN], b2: 0.0 }
     }
 
     /// The hidden pre-activations of one perspective.
@@ -174,11 +197,23 @@ impl FloatNet {
         out.copy_from_slice(&self.b1);
         for &f in features {
             let f = if mirror { nnue::mirrored(f as usize) } else { f as usize };
-            let col = &self.w1[f * HIDDEN..(f + 1) * HIDDEN];
-            for (o, w) in out.iter_mut().zip(col) {
-                *o += w;
+            for r in rows(f) {
+                for (o, w) in out.iter_mut().zip(&self.w1[r * HIDDEN..(r + 1) * HIDDEN]) {
+                    *o += w;
+                }
             }
         }
+    }
+
+    /// The input column the engine gets for `feature`: its row plus its shared rows.
+    fn folded(&self, feature: usize) -> [f32; HIDDEN] {
+        let mut col = [0f32; HIDDEN];
+        for r in rows(feature) {
+            for (c, w) in col.iter_mut().zip(&self.w1[r * HIDDEN..(r + 1) * HIDDEN]) {
+                *c += w;
+            }
+        }
+        col
     }
 
     /// The raw output `o` of a sample and both perspectives' hidden pre-activations.
@@ -223,8 +258,10 @@ impl FloatNet {
             }
             for &f in features {
                 let f = if mirror { nnue::mirrored(f as usize) } else { f as usize };
-                for (gw, dh) in g.w1[f * HIDDEN..(f + 1) * HIDDEN].iter_mut().zip(h.iter()) {
-                    *gw += dh;
+                for r in rows(f) {
+                    for (gw, dh) in g.w1[r * HIDDEN..(r + 1) * HIDDEN].iter_mut().zip(h.iter()) {
+                        *gw += dh;
+                    }
                 }
             }
         }
@@ -259,8 +296,8 @@ impl FloatNet {
         let w1 = (0..INPUTS)
             .map(|f| {
                 let mut col = [0i16; HIDDEN];
-                for (c, w) in col.iter_mut().zip(&self.w1[f * HIDDEN..(f + 1) * HIDDEN]) {
-                    *c = q(*w, QA);
+                for (c, w) in col.iter_mut().zip(self.folded(f)) {
+                    *c = q(w.clamp(-CLIP, CLIP), QA);
                 }
                 col
             })
