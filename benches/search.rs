@@ -1,7 +1,8 @@
 //! Criterion benches: fixed-depth searches (one thread, 16 MB, table cleared) and evaluation.
 
 use chuhe::board::Position;
-use chuhe::eval::evaluate;
+use chuhe::eval::nnue::DEFAULT;
+use chuhe::eval::{evaluate, Evaluator};
 use chuhe::search::{Engine, Limits};
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
 
@@ -14,15 +15,18 @@ const POSITIONS: [(&str, &str, u32); 3] = [
 fn search(c: &mut Criterion) {
     let mut group = c.benchmark_group("search");
     group.sample_size(10);
-    let mut engine = Engine::new();
-    for (name, fen, depth) in POSITIONS {
-        let pos = Position::from_fen(fen).unwrap();
-        group.bench_function(name, |b| {
-            b.iter(|| {
-                engine.clear();
-                black_box(engine.search_sync(&pos, &[], Limits { depth: Some(depth), ..Limits::default() }).nodes)
-            })
-        });
+    for (evaluator, label) in [(Evaluator::Hand, "hand"), (Evaluator::embedded(), "nnue")] {
+        let mut engine = Engine::new();
+        engine.set_evaluator(evaluator);
+        for (name, fen, depth) in POSITIONS {
+            let pos = Position::from_fen(fen).unwrap();
+            group.bench_function(format!("{label}/{name}"), |b| {
+                b.iter(|| {
+                    engine.clear();
+                    black_box(engine.search_sync(&pos, &[], Limits { depth: Some(depth), ..Limits::default() }).nodes)
+                })
+            });
+        }
     }
     group.finish();
 }
@@ -31,6 +35,18 @@ fn eval(c: &mut Criterion) {
     for (name, fen, _) in POSITIONS {
         let pos = Position::from_fen(fen).unwrap();
         c.bench_function(&format!("evaluate/{name}"), |b| b.iter(|| evaluate(black_box(&pos))));
+        // The network: the output from a kept accumulator (what search pays per node), one
+        // move's update, and a refresh from scratch (only at the root).
+        let net = &**DEFAULT;
+        let acc = net.refresh(&pos);
+        let stm = pos.side_to_move();
+        c.bench_function(&format!("nnue_output/{name}"), |b| b.iter(|| net.evaluate(black_box(&acc), stm)));
+        let m = pos.legal_moves()[0];
+        let mut next = acc.clone();
+        c.bench_function(&format!("nnue_update/{name}"), |b| {
+            b.iter(|| net.update(black_box(&acc), &mut next, black_box(&pos), m))
+        });
+        c.bench_function(&format!("nnue_refresh/{name}"), |b| b.iter(|| net.refresh(black_box(&pos))));
     }
 }
 
