@@ -23,8 +23,8 @@ pub use terms::PHASE_MAX;
 use terms::{walk, Sink};
 
 /// Whether searches evaluate with the embedded network unless told otherwise (`UseNNUE`):
-/// on once the network beat the hand-written evaluation under SPRT (`docs/strength.md`).
-pub const NETWORK_BY_DEFAULT: bool = false;
+/// on, since net 1d beat the hand-written evaluation under SPRT (`docs/strength.md`).
+pub const NETWORK_BY_DEFAULT: bool = true;
 
 /// Midgame and endgame material of a `kind` in centipawns.
 #[inline]

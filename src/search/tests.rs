@@ -48,10 +48,19 @@ fn mates_in_one_two_and_three_are_found_with_their_distance() {
         let mut pos = Position::from_fen(fen).unwrap();
         // The position really is a mate in exactly n.
         assert!(forced_win(&mut pos, n) && !forced_win(&mut pos, n - 1), "{fen}");
-        // Pruning may hide the shortest mate at exactly depth 2n-1 (the evaluation steers
-        // it), so search two plies more: the shortest mate must then be the one reported.
+        // Pruning may hide the shortest mate near depth 2n-1 (the evaluation steers it), so
+        // search deeper until it shows: a mate is never reported shorter than it is, and
+        // within four plies more the shortest one is the one reported.
         let mut engine = Engine::new();
-        let r = engine.search_sync(&pos, &[], depth(2 * n + 1));
+        let mut r = engine.search_sync(&pos, &[], depth(2 * n + 1));
+        for d in 2 * n + 2..=2 * n + 5 {
+            assert!(matches!(r.score, Score::Mate(k) if k >= n as i32), "{fen}: {:?}", r.score);
+            if r.score == Score::Mate(n as i32) {
+                break;
+            }
+            engine.clear();
+            r = engine.search_sync(&pos, &[], depth(d));
+        }
         assert_eq!(r.score, Score::Mate(n as i32), "{fen}");
         // The move played keeps the mate: the opponent is mated in n-1 after it.
         let best = r.best.unwrap();
