@@ -40,14 +40,6 @@ impl Evaluator {
         Evaluator::Network(super::nnue::DEFAULT.clone())
     }
 
-    /// The evaluation of `pos` from scratch, from the side to move's view.
-    pub fn evaluate(&self, pos: &Position) -> i32 {
-        match self {
-            Evaluator::Hand => super::evaluate(pos),
-            Evaluator::Network(net) => net.evaluate_position(pos),
-        }
-    }
-
     /// The network, if this is one.
     pub fn network(&self) -> Option<&Arc<Network>> {
         match self {

@@ -813,13 +813,14 @@ impl Session {
         ));
         let net = self.current_network();
         lines.push(format!(
-            "{:<16} {:+} ({}'s view; net {:016x} '{}', {})",
+            "{:<16} {:+} ({}'s view; net {:016x} '{}', {}; {} inference)",
             "network",
             net.evaluate_position(pos),
             pos.side_to_move().name(),
             net.checksum(),
             net.description(),
-            if self.opts.eval_file.is_empty() { "embedded".to_string() } else { self.opts.eval_file.clone() }
+            if self.opts.eval_file.is_empty() { "embedded".to_string() } else { self.opts.eval_file.clone() },
+            Network::simd_path()
         ));
         lines.push(format!(
             "{:<16} {}",

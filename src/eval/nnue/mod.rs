@@ -127,7 +127,7 @@ impl Network {
     pub fn update(&self, prev: &Accumulator, next: &mut Accumulator, pos: &Position, m: Move) {
         let (from, to) = (m.from(), m.to());
         let Some(mover) = pos.piece_at(from) else {
-            // Not a move of this position (the search never plays one): start afresh.
+            // Not a move of this position (the search never plays one): keep the parent's.
             next.v = prev.v;
             return;
         };
@@ -157,7 +157,7 @@ impl Network {
         self.evaluate(&self.refresh(pos), pos.side_to_move())
     }
 
-    /// Whether the SIMD path this machine takes is the AVX2 one (else the portable one).
+    /// The inference path this machine takes: "avx2" or "portable".
     pub fn simd_path() -> &'static str {
         simd::path()
     }
@@ -227,8 +227,8 @@ pub(crate) mod tests {
 
     #[test]
     fn incremental_updates_equal_a_refresh() {
-        // Moves, captures and null moves as the search plays them, and their unmaking (the
-        // stack keeps the parent's accumulator), against a refresh of every position reached.
+        // Every legal move (captures included) of positions along random games, against a
+        // refresh of the position it reaches (null moves and unmaking: `eval::state`).
         let net = random_net(11);
         random_games(5, 20, 120, |pos, moves, _, _| {
             let before = net.refresh(pos);
