@@ -45,6 +45,37 @@ impl Progress {
     }
 }
 
+/// One game in this many is held back for validation by the fitting tools.
+pub const VALIDATION_EVERY: u64 = 10;
+
+/// Reads the quiet records of datagen files (not in check, best move not a capture, score not
+/// decisive: what a static evaluation is fitted to), at most `limit`, calling `keep` with each
+/// and whether its game is a validation game (one in `VALIDATION_EVERY`, whole games).
+/// Returns how many records were skipped as not quiet.
+pub fn read_quiet(paths: &[String], limit: usize, mut keep: impl FnMut(&Record, bool)) -> Result<u64, String> {
+    use format::{FLAG_DECISIVE, FLAG_GAME_START, FLAG_IN_CHECK, FLAG_NOT_QUIET};
+    let (mut game, mut kept, mut skipped) = (0u64, 0usize, 0u64);
+    for path in paths {
+        let file = std::fs::File::open(path).map_err(|e| format!("cannot open '{path}': {e}"))?;
+        for item in Reader::new(io::BufReader::with_capacity(1 << 20, file)) {
+            let r = item.map_err(|e| format!("{path}: {e}"))?;
+            if r.flags & FLAG_GAME_START != 0 {
+                game += 1;
+            }
+            if r.flags & (FLAG_NOT_QUIET | FLAG_IN_CHECK | FLAG_DECISIVE) != 0 {
+                skipped += 1;
+                continue;
+            }
+            if kept >= limit {
+                return Ok(skipped);
+            }
+            kept += 1;
+            keep(&r, game % VALIDATION_EVERY == VALIDATION_EVERY - 1);
+        }
+    }
+    Ok(skipped)
+}
+
 /// The header a run with `cfg` writes.
 pub fn header(cfg: &Config) -> Header {
     let (nodes, depth) = match cfg.budget {

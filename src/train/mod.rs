@@ -9,14 +9,8 @@
 
 use crate::board::zobrist::Rng;
 use crate::board::{Color, Piece, Position};
-use crate::datagen::format::{FLAG_DECISIVE, FLAG_GAME_START, FLAG_IN_CHECK, FLAG_NOT_QUIET};
-use crate::datagen::Reader;
 use crate::eval::nnue::{self, Network, HIDDEN, INPUTS, MAX_OUTPUT_WEIGHT, QA, QB};
-use crate::rules::GameResult;
-use std::io::BufReader;
 
-/// One game in this many goes to validation.
-const VALIDATION_EVERY: u64 = 10;
 /// Input weights and biases are kept within ±CLIP: quantised, a bias and 32 columns of
 /// CLIP·QA stay inside an i16.
 const CLIP: f32 = 1.98;
@@ -86,35 +80,16 @@ impl Data {
     /// Reads the quiet records of datagen files (at most `limit`).
     pub fn load(paths: &[String], limit: usize) -> Result<Data, String> {
         let mut data = Data::default();
-        let mut game = 0u64;
-        for path in paths {
-            let file = std::fs::File::open(path).map_err(|e| format!("cannot open '{path}': {e}"))?;
-            for item in Reader::new(BufReader::with_capacity(1 << 20, file)) {
-                let r = item.map_err(|e| format!("{path}: {e}"))?;
-                if r.flags & FLAG_GAME_START != 0 {
-                    game += 1;
-                }
-                if r.flags & (FLAG_NOT_QUIET | FLAG_IN_CHECK | FLAG_DECISIVE) != 0 {
-                    data.skipped += 1;
-                    continue;
-                }
-                if data.train.len() + data.validation.len() >= limit {
-                    return Ok(data);
-                }
-                let red = match r.result {
-                    GameResult::RedWins => 1.0,
-                    GameResult::Draw => 0.5,
-                    GameResult::BlackWins => 0.0,
-                };
-                let result = if r.position.side_to_move() == Color::Red { red } else { 1.0 - red };
-                let sample = Sample::new(&r.position, result, r.score as f32);
-                if game % VALIDATION_EVERY == VALIDATION_EVERY - 1 {
-                    data.validation.push(sample);
-                } else {
-                    data.train.push(sample);
-                }
+        data.skipped = crate::datagen::read_quiet(paths, limit, |r, validation| {
+            let red = r.red_score();
+            let result = if r.position.side_to_move() == Color::Red { red } else { 1.0 - red };
+            let sample = Sample::new(&r.position, result, r.score as f32);
+            if validation {
+                data.validation.push(sample);
+            } else {
+                data.train.push(sample);
             }
-        }
+        })?;
         Ok(data)
     }
 }

@@ -7,13 +7,8 @@
 //! source of `src/eval/weights.rs`; `parse_weights` reads such a file back.
 
 use crate::board::{Color, PieceKind, Square};
-use crate::datagen::format::{FLAG_DECISIVE, FLAG_GAME_START, FLAG_IN_CHECK, FLAG_NOT_QUIET};
-use crate::datagen::{Reader, Record};
+use crate::datagen::Record;
 use crate::eval::{tally, trace, COUNT, PHASE_MAX, S, SECTIONS, WEIGHTS};
-use std::io::BufReader;
-
-/// Every tenth game (by order in the data) is held back for validation.
-const VALIDATION_EVERY: u64 = 10;
 
 /// One traced position and its labels, Red's view.
 #[derive(Clone, Copy, Debug)]
@@ -97,29 +92,14 @@ impl Data {
     /// positions are kept, since a static evaluation cannot see a pending capture or check.
     pub fn load(paths: &[String], limit: usize) -> Result<Data, String> {
         let mut data = Data { occupancy: vec![0; COUNT], ..Data::default() };
-        let mut game = 0u64;
-        for path in paths {
-            let file = std::fs::File::open(path).map_err(|e| format!("cannot open '{path}': {e}"))?;
-            for item in Reader::new(BufReader::with_capacity(1 << 20, file)) {
-                let r = item.map_err(|e| format!("{path}: {e}"))?;
-                if r.flags & FLAG_GAME_START != 0 {
-                    game += 1;
-                }
-                if r.flags & (FLAG_NOT_QUIET | FLAG_IN_CHECK | FLAG_DECISIVE) != 0 {
-                    data.skipped += 1;
-                    continue;
-                }
-                if data.train.len() + data.validation.len() >= limit {
-                    return Ok(data);
-                }
-                tally(&r.position, &mut data.occupancy);
-                if game % VALIDATION_EVERY == VALIDATION_EVERY - 1 {
-                    data.validation.push(&r);
-                } else {
-                    data.train.push(&r);
-                }
+        data.skipped = crate::datagen::read_quiet(paths, limit, |r, validation| {
+            tally(&r.position, &mut data.occupancy);
+            if validation {
+                data.validation.push(r);
+            } else {
+                data.train.push(r);
             }
-        }
+        })?;
         Ok(data)
     }
 }
