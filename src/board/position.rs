@@ -258,6 +258,21 @@ impl Position {
         false
     }
 
+    /// Zobrist key of the pieces of `kinds` alone (both sides), computed on demand: a
+    /// structure (the pawns, the king's guard) that evaluation corrections are keyed by.
+    pub fn kinds_key(&self, kinds: &[PieceKind]) -> u64 {
+        let mut k = 0;
+        for color in [Color::Red, Color::Black] {
+            for &kind in kinds {
+                let code = Piece::new(color, kind).index();
+                for sq in self.squares_of(color, kind) {
+                    k ^= zobrist::PIECE_SQUARE[code][sq.index()];
+                }
+            }
+        }
+        k
+    }
+
     /// The key computed from scratch (tests compare it with the incremental one).
     pub fn compute_key(&self) -> u64 {
         let mut k = 0;

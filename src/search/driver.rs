@@ -1,6 +1,7 @@
 //! The search driver: per-thread state, iterative deepening with aspiration windows over the
 //! root moves (MultiPV, root restriction), Lazy SMP helpers, limits and reports.
 
+use super::correction::CorrectionHistory;
 use super::ordering::Heuristics;
 use super::pvs::Step;
 use super::strength::{pick_line, Strength};
@@ -43,6 +44,11 @@ pub struct Features {
     /// Quiet moves are ordered (and reduced) by their history after the moves one and two
     /// plies back, too.
     pub continuation_history: bool,
+    /// The static evaluation is corrected by how the search's scores have differed from it
+    /// in positions with the same pawns.
+    pub correction_history: bool,
+    /// Captures are ordered by their history as well as by victim and attacker.
+    pub capture_history: bool,
 }
 
 impl Features {
@@ -60,12 +66,14 @@ impl Features {
             "singular_extension" => &mut self.singular_extension,
             "quiet_checks_in_qsearch" => &mut self.quiet_checks_in_qsearch,
             "continuation_history" => &mut self.continuation_history,
+            "correction_history" => &mut self.correction_history,
+            "capture_history" => &mut self.capture_history,
             _ => return None,
         })
     }
 
     /// Every switch's name, as `switch` takes it.
-    pub const NAMES: [&'static str; 11] = [
+    pub const NAMES: [&'static str; 13] = [
         "null_move",
         "lmr",
         "reverse_futility",
@@ -77,6 +85,8 @@ impl Features {
         "singular_extension",
         "quiet_checks_in_qsearch",
         "continuation_history",
+        "correction_history",
+        "capture_history",
     ];
 }
 
@@ -94,6 +104,8 @@ impl Default for Features {
             singular_extension: false,
             quiet_checks_in_qsearch: false,
             continuation_history: false,
+            correction_history: true,
+            capture_history: false,
         }
     }
 }
@@ -142,6 +154,8 @@ pub(crate) struct RootMove {
     pub bound: Bound,
     pub seldepth: usize,
     pub pv: Vec<Move>,
+    /// Nodes spent on this move in the current iteration (re-searches included).
+    pub nodes: u64,
 }
 
 impl RootMove {
@@ -184,6 +198,7 @@ pub(crate) struct Worker<'a> {
     pub nodes: u64,
     pub seldepth: usize,
     pub heur: Heuristics,
+    pub corr: CorrectionHistory,
     /// The evaluator's state along the search path (a network's accumulators).
     pub eval: EvalState<'a>,
     /// Nodes between polls, less one (a power of two): fewer than 1024 under a small node
@@ -223,7 +238,15 @@ impl<'a> Worker<'a> {
         keys.push(pos.key());
         let root_moves = root
             .iter()
-            .map(|&mv| RootMove { mv, score: -INF, prev_score: -INF, bound: Bound::Upper, seldepth: 0, pv: vec![mv] })
+            .map(|&mv| RootMove {
+                mv,
+                score: -INF,
+                prev_score: -INF,
+                bound: Bound::Upper,
+                seldepth: 0,
+                pv: vec![mv],
+                nodes: 0,
+            })
             .collect();
         let mut lmr = vec![[0i32; 64]; 64];
         for (d, row) in lmr.iter_mut().enumerate() {
@@ -246,7 +269,12 @@ impl<'a> Worker<'a> {
             seldepth: 0,
             poll_mask: shared.limits.nodes.map_or(1024, |n| (n / 16).clamp(1, 1024).next_power_of_two()) - 1,
             eval,
-            heur: Heuristics { continuation_on: shared.features.continuation_history, ..Heuristics::new(MAX_PLY) },
+            corr: CorrectionHistory::new(shared.params.corr_key),
+            heur: Heuristics {
+                continuation_on: shared.features.continuation_history,
+                captures_on: shared.features.capture_history,
+                ..Heuristics::new(MAX_PLY)
+            },
             pv: vec![[Move::NULL; MAX_PLY + 1]; MAX_PLY + 1],
             pv_len: [0; MAX_PLY + 1],
             stack: [Frame::default(); MAX_PLY + 2],
@@ -313,6 +341,16 @@ impl<'a> Worker<'a> {
         self.eval.evaluate(&self.pos)
     }
 
+    /// A raw static evaluation with the correction history's adjustment (when switched on),
+    /// kept clear of the rule and mate bands.
+    #[inline]
+    pub fn corrected_eval(&self, raw: i32) -> i32 {
+        if !self.shared.features.correction_history {
+            return raw;
+        }
+        (raw + self.corr.get(&self.pos)).clamp(-RULE_BOUND + 1, RULE_BOUND - 1)
+    }
+
     /// Counts a node; returns true when the search must unwind now.
     #[inline]
     pub fn count_node_and_check_stop(&mut self) -> bool {
@@ -373,6 +411,7 @@ impl<'a> Worker<'a> {
                     rm.prev_score = rm.score;
                 }
                 rm.score = -INF;
+                rm.nodes = 0;
             }
             for pv_idx in 0..multipv {
                 self.pv_idx = pv_idx;
@@ -439,9 +478,10 @@ impl<'a> Worker<'a> {
                     // More time when the best move keeps changing or the score falls.
                     let fall =
                         if prev_iter_score > -INF { (prev_iter_score - best.score).clamp(0, p.tm_fall_cp) } else { 0 };
-                    let pct = |v: i32| v as f64 / 100.0;
-                    let stretch = (1.0 + best_changes * pct(p.tm_change_pct) + fall as f64 / p.tm_fall_cp as f64)
-                        .min(pct(p.tm_stretch_max_pct));
+                    let total: u64 = self.root_moves.iter().map(|rm| rm.nodes).sum();
+                    let share = (multipv == 1 && d >= p.tm_node_min_depth && total > 0)
+                        .then(|| best.nodes as f64 / total as f64);
+                    let stretch = TimeManager::stretch(p, best_changes, fall, share);
                     let single = self.root_moves.len() == 1 && d >= p.tm_single_depth;
                     if clock.tm.soft_passed(stretch) || (single && clock.tm.soft_ms.is_some()) {
                         break;
@@ -473,6 +513,7 @@ impl<'a> Worker<'a> {
             let capture = self.pos.is_capture(m);
             let piece = super::ordering::moving_piece(&self.pos, m);
             self.stack[0] = Frame { eval: 0, mv: m, piece };
+            let nodes_before = self.nodes;
             let u = self.push_move(m);
             let gives_check = self.pos.in_check();
             let new_depth = depth - 1 + self.check_extension(gives_check, 0) as i32;
@@ -483,6 +524,7 @@ impl<'a> Worker<'a> {
             let step = Step { first, move_count: i - self.pv_idx, quiet, pv_node: true, improving: true, order: 0 };
             let score = self.search_move(step, depth, new_depth, alpha, beta, 0);
             self.pop_move(m, u);
+            self.root_moves[i].nodes += self.nodes - nodes_before;
             if self.stopped {
                 return best;
             }

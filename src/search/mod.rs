@@ -3,8 +3,10 @@
 //!
 //! Files: `driver.rs` (iterative deepening, aspiration, MultiPV, Lazy SMP, reports),
 //! `pvs.rs` (alpha-beta, rules of the game, pruning, the move step the root shares),
-//! `qsearch.rs`, `ordering.rs`, `tt.rs`, `time.rs`, `params.rs` (every tunable number).
+//! `qsearch.rs`, `ordering.rs`, `correction.rs` (correction history), `tt.rs`, `time.rs`,
+//! `params.rs` (every tunable number).
 
+mod correction;
 mod driver;
 mod ordering;
 mod params;

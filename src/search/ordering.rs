@@ -20,6 +20,11 @@ const BAD_CAPTURE: i32 = -4 * HISTORY_MAX;
 /// Piece codes (the `Piece::index` range) and board points, the axes of the history tables.
 const PIECES: usize = 16;
 const POINTS: usize = 90;
+/// Piece kinds, the captured-kind axis of the capture history.
+const KINDS: usize = 7;
+/// MVV-LVA steps are worth this much capture history, so the history reorders captures of
+/// neighbouring values but never a rook capture below a pawn capture.
+const MVV_LVA_WEIGHT: i32 = 32;
 
 /// An earlier move on the search path: the moving piece's code and the move.
 pub type Earlier = Option<(usize, Move)>;
@@ -37,6 +42,10 @@ pub struct Heuristics {
     pub continuation: Vec<i16>,
     /// Whether the continuation histories are read and written (`Features`).
     pub continuation_on: bool,
+    /// Capture history: how a capture (piece, to point, captured kind) fared, flattened.
+    pub captures: Vec<i32>,
+    /// Whether the capture history orders captures (`Features`).
+    pub captures_on: bool,
 }
 
 impl Heuristics {
@@ -48,6 +57,31 @@ impl Heuristics {
             counter: vec![[Move::NULL; 256]; PIECES],
             continuation: vec![0; PIECES * POINTS * PIECES * POINTS],
             continuation_on: true,
+            captures: vec![0; PIECES * POINTS * KINDS],
+            captures_on: true,
+        }
+    }
+
+    /// Index of capture `m` by `piece` in `captures`.
+    #[inline]
+    fn capture_index(pos: &Position, piece: usize, m: Move) -> usize {
+        let victim = pos.piece_at(m.to()).map_or(0, |p| p.kind().index());
+        (piece * POINTS + m.to().point()) * KINDS + victim
+    }
+
+    /// The capture history of `m` in `pos` (0 when switched off).
+    #[inline]
+    pub fn capture_score(&self, pos: &Position, m: Move) -> i32 {
+        if !self.captures_on {
+            return 0;
+        }
+        self.captures[Self::capture_index(pos, moving_piece(pos, m), m)]
+    }
+
+    /// Rewards (positive `delta`) or punishes capture `m` in `pos`, before it is played.
+    pub fn update_capture(&mut self, pos: &Position, m: Move, delta: i32) {
+        if self.captures_on {
+            Self::adjust(&mut self.captures[Self::capture_index(pos, moving_piece(pos, m), m)], delta);
         }
     }
 
@@ -184,10 +218,11 @@ impl MovePicker {
             scores[i] = if m == tt_move {
                 TT_MOVE
             } else if pos.is_capture(m) {
+                let s = mvv_lva(pos, m) * MVV_LVA_WEIGHT + heur.capture_score(pos, m) / 8;
                 if losing_capture(pos, m) {
-                    BAD_CAPTURE + mvv_lva(pos, m)
+                    BAD_CAPTURE + s
                 } else {
-                    CAPTURE + mvv_lva(pos, m)
+                    CAPTURE + s
                 }
             } else if m == killers[0] {
                 KILLER_1
@@ -277,6 +312,46 @@ mod tests {
         let trade = Move::parse("e2e6").unwrap();
         assert!(pos.see(trade, &SEE_VALUES) < 0 && pos.see(trade, &SEE_VALUES) > LOSING_EXCHANGE);
         assert!(!losing_capture(&pos, trade));
+    }
+
+    #[test]
+    fn capture_history_reorders_captures_of_like_value_only() {
+        // Red's rooks can each take a black horse: alike by victim and attacker.
+        let pos = Position::from_fen("3akab2/9/9/n7n/R7R/9/9/9/9/3K5 w - - 0 1").unwrap();
+        let (left, right) = (Move::parse("a5a6").unwrap(), Move::parse("i5i6").unwrap());
+        assert_eq!(mvv_lva(&pos, left), mvv_lva(&pos, right));
+        let order = |heur: &Heuristics| {
+            let mut p = MovePicker::new(&pos, pos.legal_moves(), Move::NULL, heur, 0, [None, None]);
+            let mut firsts = vec![];
+            while let Some((m, _)) = p.next() {
+                if pos.is_capture(m) {
+                    firsts.push(m);
+                }
+            }
+            firsts
+        };
+        let mut heur = Heuristics::new(4);
+        heur.update_capture(&pos, right, 4000);
+        heur.update_capture(&pos, left, -4000);
+        assert_eq!(order(&heur), vec![right, left]);
+        heur.update_capture(&pos, right, -8000);
+        heur.update_capture(&pos, left, 8000);
+        assert_eq!(order(&heur), vec![left, right]);
+        // Switched off, the history neither orders nor learns.
+        let mut off = Heuristics { captures_on: false, ..Heuristics::new(4) };
+        off.update_capture(&pos, right, 4000);
+        assert_eq!(off.capture_score(&pos, right), 0);
+
+        // A rook capture stays ahead of a pawn capture whatever the history says.
+        let pos = Position::from_fen("3akab2/9/9/r7p/R7R/9/9/9/9/3K5 w - - 0 1").unwrap();
+        let (rook, pawn) = (Move::parse("a5a6").unwrap(), Move::parse("i5i6").unwrap());
+        let mut heur = Heuristics::new(4);
+        for _ in 0..100 {
+            heur.update_capture(&pos, pawn, 16000);
+            heur.update_capture(&pos, rook, -16000);
+        }
+        let mut p = MovePicker::new(&pos, pos.legal_moves(), Move::NULL, &heur, 0, [None, None]);
+        assert_eq!(p.next().unwrap().0, rook);
     }
 
     #[test]

@@ -118,6 +118,11 @@ search_params! {
     /// Two plies of extension when the other moves fail by this much more (not at PV nodes).
     se_double_margin = 20 in 0..=200;
 
+    /// Correction history entries stay within this many centipawns ...
+    corr_limit_cp = 96 in 0..=400;
+    /// ... and are keyed by the pawns (0) or the pawns and the king's guard (1).
+    corr_key = 1 in 0..=1;
+
     /// Check extensions stop at ply 2 × iteration depth + this.
     check_ext_slack = 8 in 0..=40;
 
@@ -142,6 +147,12 @@ search_params! {
     tm_change_keep_pct = 50 in 0..=100;
     /// A score fall of this many centipawns stretches the target by 100% (capped there).
     tm_fall_cp = 150 in 20..=1000;
+    /// From this iteration on, the share of nodes the best move took scales the target: ...
+    tm_node_min_depth = 6 in 1..=30;
+    /// ... to this (percent) when it took all of them, ...
+    tm_node_base_pct = 50 in 0..=200;
+    /// ... plus this (percent) times the share the other moves took.
+    tm_node_mul_pct = 200 in 0..=400;
     /// The target is stretched at most to this (percent).
     tm_stretch_max_pct = 250 in 100..=500;
     /// With one legal move, stop after this iteration.

@@ -217,14 +217,9 @@ impl Worker<'_> {
         }
 
         let in_check = self.pos.in_check();
-        let eval = if in_check {
-            -INF
-        } else {
-            match tt {
-                Some(e) => e.eval,
-                None => self.static_eval(),
-            }
-        };
+        // The table keeps the raw evaluation; the correction is applied on top.
+        let raw_eval = if in_check { -INF } else { tt.map_or_else(|| self.static_eval(), |e| e.eval) };
+        let eval = if in_check { -INF } else { self.corrected_eval(raw_eval) };
         self.stack[ply].eval = eval;
         let improving = !in_check && ply >= 2 && eval > self.stack[ply - 2].eval;
         let features = self.shared.features;
@@ -278,6 +273,7 @@ impl Worker<'_> {
         let mut best_move = Move::NULL;
         let mut move_count = 0usize;
         let mut quiets: ArrayVec<(usize, Move), 64> = ArrayVec::new();
+        let mut captures: ArrayVec<Move, 32> = ArrayVec::new();
 
         loop {
             let (m, order) = if tt_move_first {
@@ -356,13 +352,19 @@ impl Worker<'_> {
                         self.update_pv(ply, m);
                     }
                     if score >= beta {
-                        if !capture {
-                            let p = self.params();
-                            let bonus = (depth * depth * p.history_mul).min(p.history_max);
+                        let p = self.params();
+                        let bonus = (depth * depth * p.history_mul).min(p.history_max);
+                        if capture {
+                            self.heur.update_capture(&self.pos, m, bonus);
+                        } else {
                             self.heur.reward(ply, piece, m, bonus, earlier);
                             for &(p, q) in &quiets {
                                 self.heur.punish(p, q, bonus, earlier);
                             }
+                        }
+                        // The captures tried before the cutting move did not cut.
+                        for &c in &captures {
+                            self.heur.update_capture(&self.pos, c, -bonus);
                         }
                         break;
                     }
@@ -371,6 +373,8 @@ impl Worker<'_> {
             }
             if !capture && !quiets.is_full() {
                 quiets.push((piece, m));
+            } else if capture && !captures.is_full() {
+                captures.push(m);
             }
         }
 
@@ -379,7 +383,18 @@ impl Worker<'_> {
             return best.max(-MATE + ply as i32);
         }
         let bound = Bound::of(best, alpha_in, beta);
-        let stored_eval = if in_check { 0 } else { eval };
+        // The correction learns from scores the quiet play decided, where the bound says
+        // which side of the evaluation the true score lies.
+        if features.correction_history
+            && !in_check
+            && (best_move.is_null() || !self.pos.is_capture(best_move))
+            && best.abs() < RULE_BOUND
+            && !(bound == Bound::Lower && best <= eval)
+            && !(bound == Bound::Upper && best >= eval)
+        {
+            self.corr.update(&self.pos, best - raw_eval, depth, p.corr_limit_cp);
+        }
+        let stored_eval = if in_check { 0 } else { raw_eval };
         self.shared.tt.store(key, best_move, best, stored_eval, depth, bound, ply);
         best
     }

@@ -34,6 +34,7 @@ impl Worker<'_> {
         let mut list = MoveList::new();
         let mut best;
         let stand_pat;
+        let mut raw_eval = 0;
         if in_check {
             self.pos.generate_legal(&mut list);
             if list.is_empty() {
@@ -42,10 +43,8 @@ impl Worker<'_> {
             best = -INF;
             stand_pat = -INF;
         } else {
-            stand_pat = match tt {
-                Some(e) => e.eval,
-                None => self.static_eval(),
-            };
+            raw_eval = tt.map_or_else(|| self.static_eval(), |e| e.eval);
+            stand_pat = self.corrected_eval(raw_eval);
             if stand_pat >= beta {
                 return stand_pat;
             }
@@ -100,7 +99,7 @@ impl Worker<'_> {
             }
         }
         let bound = Bound::of(best, alpha_in, beta);
-        self.shared.tt.store(key, best_move, best, if in_check { 0 } else { stand_pat }, 0, bound, ply);
+        self.shared.tt.store(key, best_move, best, raw_eval, 0, bound, ply);
         best
     }
 }

@@ -49,6 +49,19 @@ impl TimeManager {
         (Some(soft), Some(hard))
     }
 
+    /// How much to stretch the target after an iteration: more when the best move keeps
+    /// changing (`best_changes`, decayed) or the score fell (`fall_cp`); scaled down when the
+    /// best move took most of the iteration's nodes (`best_share`: the others were refuted
+    /// quickly), up when the alternatives were hard to refute.
+    pub fn stretch(p: &SearchParams, best_changes: f64, fall_cp: i32, best_share: Option<f64>) -> f64 {
+        let pct = |v: i32| v as f64 / 100.0;
+        let mut s = 1.0 + best_changes * pct(p.tm_change_pct) + fall_cp as f64 / p.tm_fall_cp as f64;
+        if let Some(share) = best_share {
+            s *= pct(p.tm_node_base_pct) + (1.0 - share) * pct(p.tm_node_mul_pct);
+        }
+        s.min(pct(p.tm_stretch_max_pct))
+    }
+
     /// Milliseconds since the clock started.
     pub fn elapsed_ms(&self) -> u64 {
         self.start.elapsed().as_millis() as u64
@@ -102,5 +115,22 @@ mod tests {
         assert!(tm.hard_ms.unwrap() < 9_900 && tm.soft_ms.unwrap() > 5_000);
 
         assert_eq!(TimeManager::new(&Limits::default(), &SearchParams::DEFAULT).hard_ms, None);
+    }
+
+    #[test]
+    fn the_stretch_follows_stability_and_the_best_moves_share_of_nodes() {
+        let p = SearchParams::DEFAULT;
+        assert_eq!(TimeManager::stretch(&p, 0.0, 0, None), 1.0);
+        // A best move that took nearly every node: well under the target.
+        let stable = TimeManager::stretch(&p, 0.0, 0, Some(0.95));
+        assert!(stable < 0.7, "{stable}");
+        // Hard alternatives, a changing best move or a falling score: more time.
+        let contested = TimeManager::stretch(&p, 0.0, 0, Some(0.4));
+        assert!(contested > 1.5, "{contested}");
+        assert!(TimeManager::stretch(&p, 1.0, 0, Some(0.95)) > stable);
+        assert!(TimeManager::stretch(&p, 0.0, 100, Some(0.95)) > stable);
+        // Never past the cap.
+        let max = p.tm_stretch_max_pct as f64 / 100.0;
+        assert_eq!(TimeManager::stretch(&p, 5.0, p.tm_fall_cp, Some(0.0)), max);
     }
 }

@@ -1,0 +1,118 @@
+#!/usr/bin/env python3
+"""SPSA tuning of Chuhe's search parameters, with `chuhe match` as the game runner.
+
+Each iteration perturbs every tuned parameter by +c or -c at random, plays a few game pairs
+between the two perturbed engines (same binary, `option.NAME=V` on each side), and moves
+the parameters along the measured gradient. Standard SPSA gains (Spall): a_k = a / (A + k + 1)^0.602,
+c_k = c / (k + 1)^0.101, with the fishtest convention that a parameter moves by
+r_k * c_k * (wins - losses) * delta, r_k = a_k / c_k^2.
+
+    scripts/spsa.py --engine target/release/chuhe --params rfp_margin,fp_base,lmr_div_pct \
+        --iterations 200 --pairs 8 --tc 5+0.05 --openings ../shared/openings/balanced.txt
+
+The parameters' ranges and defaults come from `chuhe params`. Every iteration is appended to
+the log (CSV: iteration, W, L, D, then each value); the last line printed is the result as
+`option.NAME=V` words for `chuhe match`, to be proven by an SPRT against the defaults.
+Standard library only.
+"""
+
+import argparse
+import random
+import re
+import subprocess
+import sys
+
+
+def read_params(engine):
+    """name -> (default, min, max) for every integer parameter `chuhe params` lists."""
+    out = subprocess.run([engine, "params"], capture_output=True, text=True, check=True).stdout
+    specs = {}
+    for line in out.splitlines():
+        fields = [f.strip() for f in line.split(",")]
+        if len(fields) == 5 and fields[1] == "int":
+            specs[fields[0]] = tuple(int(v) for v in fields[2:])
+    return specs
+
+
+SCORE = re.compile(r"Score of A vs B: (\d+) - (\d+) - (\d+)")
+
+
+def play(args, plus, minus, seed):
+    """Plays `args.pairs` game pairs, A with `plus`, B with `minus`; returns (W, L, D) for A."""
+    cmd = [args.engine, "match", "-engine", f"cmd={args.engine}", "name=A"]
+    cmd += [f"option.{n}={v}" for n, v in plus.items()]
+    cmd += ["-engine", f"cmd={args.engine}", "name=B"]
+    cmd += [f"option.{n}={v}" for n, v in minus.items()]
+    limit = f"nodes={args.nodes}" if args.nodes else f"tc={args.tc}"
+    cmd += ["-each", "proto=ucci", limit, "timemargin=300", f"option.hashsize={args.hash}"]
+    cmd += ["-games", "2", "-rounds", str(args.pairs), "-repeat", "-concurrency", str(args.concurrency)]
+    cmd += ["-srand", str(seed)]
+    if args.openings:
+        cmd += ["-openings", f"file={args.openings}", "order=random"]
+    out = subprocess.run(cmd, capture_output=True, text=True).stdout
+    found = SCORE.findall(out)
+    if not found:
+        sys.exit(f"spsa: no result from chuhe match:\n{out[-2000:]}")
+    return tuple(int(v) for v in found[-1])
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--engine", default="target/release/chuhe")
+    ap.add_argument("--params", required=True, help="comma-separated names from `chuhe params`")
+    ap.add_argument("--iterations", type=int, default=200)
+    ap.add_argument("--pairs", type=int, default=8, help="game pairs per iteration")
+    ap.add_argument("--tc", default="5+0.05")
+    ap.add_argument("--nodes", type=int, default=0, help="a node budget per move instead of a clock")
+    ap.add_argument("--openings", default="")
+    ap.add_argument("--concurrency", type=int, default=2)
+    ap.add_argument("--hash", type=int, default=16)
+    ap.add_argument("--c-frac", type=float, default=0.05, help="c as a share of each parameter's range")
+    ap.add_argument("--a-ratio", type=float, default=0.1, help="A as a share of the iterations")
+    # fishtest uses 0.002 over tens of thousands of games; a few thousand need bigger steps.
+    ap.add_argument("--r-end", type=float, default=0.02, help="r_k at the last iteration")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--log", default="spsa.csv")
+    args = ap.parse_args()
+
+    specs = read_params(args.engine)
+    names = [n.strip() for n in args.params.split(",") if n.strip()]
+    unknown = [n for n in names if n not in specs]
+    if unknown:
+        sys.exit(f"spsa: not a search parameter: {', '.join(unknown)} (see `chuhe params`)")
+
+    rng = random.Random(args.seed)
+    theta = {n: float(specs[n][0]) for n in names}
+    c_end = {n: max(1.0, args.c_frac * (specs[n][2] - specs[n][1])) for n in names}
+    big_a = args.a_ratio * args.iterations
+    alpha, gamma = 0.602, 0.101
+    n_iter = args.iterations
+    # Choose c and a so that c_k and r_k end at the values asked for (the fishtest way).
+    c0 = {n: c_end[n] * n_iter**gamma for n in names}
+    a_end = {n: args.r_end * c_end[n] ** 2 for n in names}
+    a0 = {n: a_end[n] * (big_a + n_iter) ** alpha for n in names}
+
+    with open(args.log, "a") as log:
+        log.write("iteration,W,L,D," + ",".join(names) + "\n")
+        for k in range(n_iter):
+            plus, minus, delta, ck = {}, {}, {}, {}
+            for n in names:
+                lo, hi = specs[n][1], specs[n][2]
+                ck[n] = c0[n] / (k + 1) ** gamma
+                delta[n] = rng.choice((-1, 1))
+                plus[n] = int(round(min(hi, max(lo, theta[n] + ck[n] * delta[n]))))
+                minus[n] = int(round(min(hi, max(lo, theta[n] - ck[n] * delta[n]))))
+            w, l, d = play(args, plus, minus, args.seed * 100003 + k)
+            for n in names:
+                ak = a0[n] / (big_a + k + 1) ** alpha
+                rk = ak / ck[n] ** 2
+                theta[n] += rk * ck[n] * (w - l) * delta[n]
+                theta[n] = min(specs[n][2], max(specs[n][1], theta[n]))
+            log.write(f"{k + 1},{w},{l},{d}," + ",".join(f"{theta[n]:.2f}" for n in names) + "\n")
+            log.flush()
+            print(f"iteration {k + 1}/{n_iter}: {w}-{l}-{d}  " + " ".join(f"{n}={theta[n]:.1f}" for n in names))
+    print(" ".join(f"option.{n}={int(round(theta[n]))}" for n in names))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,90 @@
+//! Correction history: how far the search's scores have landed from the static evaluation in
+//! positions with the same pawns, kept per side to move as a running average and added to
+//! the evaluation before the pruning decisions read it. The evaluation's blind spots for a
+//! pawn structure are learnt during the search instead of paid for at every node.
+
+use crate::board::{Color, PieceKind, Position};
+
+/// The kinds whose placement keys an entry: 0 the pawns, 1 the pawns and the king's guard.
+const KEY_KINDS: [&[PieceKind]; 2] =
+    [&[PieceKind::Pawn], &[PieceKind::Pawn, PieceKind::King, PieceKind::Advisor, PieceKind::Elephant]];
+
+/// Entries per side (a power of two).
+const SIZE: usize = 1 << 14;
+/// Entries hold centipawns times this, so small weights still move them.
+const GRAIN: i32 = 256;
+/// The full weight of one update (the weights below are out of this).
+const WEIGHT_SCALE: i32 = 256;
+
+/// One search thread's corrections.
+pub struct CorrectionHistory {
+    /// `table[side * SIZE + key % SIZE]`, in centipawns × `GRAIN`.
+    table: Vec<i32>,
+    kinds: &'static [PieceKind],
+}
+
+impl CorrectionHistory {
+    /// An empty table keyed by the kinds numbered `key` (see `KEY_KINDS`).
+    pub fn new(key: i32) -> CorrectionHistory {
+        CorrectionHistory { table: vec![0; 2 * SIZE], kinds: KEY_KINDS[key.clamp(0, 1) as usize] }
+    }
+
+    #[inline]
+    fn slot(&self, pos: &Position) -> usize {
+        let side = (pos.side_to_move() == Color::Black) as usize;
+        side * SIZE + (pos.kinds_key(self.kinds) as usize & (SIZE - 1))
+    }
+
+    /// The correction for `pos`, in centipawns.
+    #[inline]
+    pub fn get(&self, pos: &Position) -> i32 {
+        self.table[self.slot(pos)] / GRAIN
+    }
+
+    /// Moves `pos`'s entry towards `diff` (search score less raw evaluation, in centipawns)
+    /// by a weight that grows with the search depth; entries stay within ±`limit_cp`.
+    pub fn update(&mut self, pos: &Position, diff: i32, depth: i32, limit_cp: i32) {
+        let w = (depth + 1).clamp(1, 16);
+        let slot = self.slot(pos);
+        let e = &mut self.table[slot];
+        let target = diff.clamp(-limit_cp, limit_cp) * GRAIN;
+        *e = (*e * (WEIGHT_SCALE - w) + target * w) / WEIGHT_SCALE;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn entries_move_towards_the_search_and_stay_within_the_limit() {
+        let pos = Position::startpos();
+        let mut c = CorrectionHistory::new(0);
+        assert_eq!(c.get(&pos), 0);
+        for _ in 0..2000 {
+            c.update(&pos, 500, 10, 80);
+        }
+        // Converges on the limit, never past it.
+        assert!((75..=80).contains(&c.get(&pos)), "{}", c.get(&pos));
+        for _ in 0..2000 {
+            c.update(&pos, -30, 10, 80);
+        }
+        assert!((-30..=-25).contains(&c.get(&pos)), "{}", c.get(&pos));
+        // The other side to move keeps its own entry.
+        let black =
+            Position::from_fen("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR b - - 0 1").unwrap();
+        assert_eq!(c.get(&black), 0);
+    }
+
+    #[test]
+    fn the_key_is_the_pawns_alone() {
+        let a = Position::startpos();
+        // A horse moved: same pawns, same key; a pawn moved: another key.
+        let b = Position::from_fen("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C4NC1/9/RNBAKAB1R b - - 1 1").unwrap();
+        let c = Position::from_fen("rnbakabnr/9/1c5c1/p1p1p1p1p/9/2P6/P3P1P1P/1C5C1/9/RNBAKABNR b - - 0 1").unwrap();
+        let pawns = KEY_KINDS[0];
+        assert_eq!(a.kinds_key(pawns), b.kinds_key(pawns));
+        assert_ne!(a.kinds_key(pawns), c.kinds_key(pawns));
+        assert_ne!(a.kinds_key(pawns), 0);
+    }
+}
