@@ -1,13 +1,14 @@
 //! Correction history: how far the search's scores have landed from the static evaluation in
-//! positions with the same pawns, kept per side to move as a running average and added to
-//! the evaluation before the pruning decisions read it. The evaluation's blind spots for a
-//! pawn structure are learnt during the search instead of paid for at every node.
+//! positions with the same pawns and king's guard (king, advisors, elephants), kept per side
+//! to move as a running average and added to the evaluation before the pruning decisions
+//! read it. The evaluation's blind spots for a structure are learnt during the search
+//! instead of paid for at every node.
 
 use crate::board::{Color, PieceKind, Position};
 
-/// The kinds whose placement keys an entry: 0 the pawns, 1 the pawns and the king's guard.
+/// The kinds whose placement keys an entry: 0 the pawns and the king's guard, 1 the pawns.
 const KEY_KINDS: [&[PieceKind]; 2] =
-    [&[PieceKind::Pawn], &[PieceKind::Pawn, PieceKind::King, PieceKind::Advisor, PieceKind::Elephant]];
+    [&[PieceKind::Pawn, PieceKind::King, PieceKind::Advisor, PieceKind::Elephant], &[PieceKind::Pawn]];
 
 /// Entries per side (a power of two).
 const SIZE: usize = 1 << 14;
@@ -59,7 +60,7 @@ mod tests {
     #[test]
     fn entries_move_towards_the_search_and_stay_within_the_limit() {
         let pos = Position::startpos();
-        let mut c = CorrectionHistory::new(0);
+        let mut c = CorrectionHistory::new(1);
         assert_eq!(c.get(&pos), 0);
         for _ in 0..2000 {
             c.update(&pos, 500, 10, 80);
@@ -77,14 +78,21 @@ mod tests {
     }
 
     #[test]
-    fn the_key_is_the_pawns_alone() {
+    fn the_keys_follow_their_kinds_only() {
         let a = Position::startpos();
         // A horse moved: same pawns, same key; a pawn moved: another key.
         let b = Position::from_fen("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C4NC1/9/RNBAKAB1R b - - 1 1").unwrap();
         let c = Position::from_fen("rnbakabnr/9/1c5c1/p1p1p1p1p/9/2P6/P3P1P1P/1C5C1/9/RNBAKABNR b - - 0 1").unwrap();
-        let pawns = KEY_KINDS[0];
+        let pawns = KEY_KINDS[1];
         assert_eq!(a.kinds_key(pawns), b.kinds_key(pawns));
         assert_ne!(a.kinds_key(pawns), c.kinds_key(pawns));
         assert_ne!(a.kinds_key(pawns), 0);
+        // The default key also follows the king's guard: an advisor's move changes it.
+        let guard = KEY_KINDS[0];
+        let d = Position::from_fen("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/4A4/RNB1KABNR b - - 1 1").unwrap();
+        assert_eq!(a.kinds_key(guard), b.kinds_key(guard));
+        assert_ne!(a.kinds_key(guard), c.kinds_key(guard));
+        assert_ne!(a.kinds_key(guard), d.kinds_key(guard));
+        assert_eq!(a.kinds_key(pawns), d.kinds_key(pawns));
     }
 }

@@ -120,8 +120,8 @@ search_params! {
 
     /// Correction history entries stay within this many centipawns ...
     corr_limit_cp = 96 in 0..=400;
-    /// ... and are keyed by the pawns (0) or the pawns and the king's guard (1).
-    corr_key = 1 in 0..=1;
+    /// ... and are keyed by the pawns and the king's guard (0) or the pawns alone (1).
+    corr_key = 0 in 0..=1;
 
     /// Check extensions stop at ply 2 × iteration depth + this.
     check_ext_slack = 8 in 0..=40;
