@@ -49,6 +49,8 @@ pub struct Features {
     pub correction_history: bool,
     /// Captures are ordered by their history as well as by victim and attacker.
     pub capture_history: bool,
+    /// The time target is scaled by the share of the iteration's nodes the best move took.
+    pub node_share_time: bool,
 }
 
 impl Features {
@@ -68,12 +70,13 @@ impl Features {
             "continuation_history" => &mut self.continuation_history,
             "correction_history" => &mut self.correction_history,
             "capture_history" => &mut self.capture_history,
+            "node_share_time" => &mut self.node_share_time,
             _ => return None,
         })
     }
 
     /// Every switch's name, as `switch` takes it.
-    pub const NAMES: [&'static str; 13] = [
+    pub const NAMES: [&'static str; 14] = [
         "null_move",
         "lmr",
         "reverse_futility",
@@ -87,6 +90,7 @@ impl Features {
         "continuation_history",
         "correction_history",
         "capture_history",
+        "node_share_time",
     ];
 }
 
@@ -106,6 +110,7 @@ impl Default for Features {
             continuation_history: false,
             correction_history: true,
             capture_history: false,
+            node_share_time: false,
         }
     }
 }
@@ -479,7 +484,10 @@ impl<'a> Worker<'a> {
                     let fall =
                         if prev_iter_score > -INF { (prev_iter_score - best.score).clamp(0, p.tm_fall_cp) } else { 0 };
                     let total: u64 = self.root_moves.iter().map(|rm| rm.nodes).sum();
-                    let share = (multipv == 1 && d >= p.tm_node_min_depth && total > 0)
+                    let share = (self.shared.features.node_share_time
+                        && multipv == 1
+                        && d >= p.tm_node_min_depth
+                        && total > 0)
                         .then(|| best.nodes as f64 / total as f64);
                     let stretch = TimeManager::stretch(p, best_changes, fall, share);
                     let single = self.root_moves.len() == 1 && d >= p.tm_single_depth;

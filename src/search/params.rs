@@ -150,9 +150,9 @@ search_params! {
     /// From this iteration on, the share of nodes the best move took scales the target: ...
     tm_node_min_depth = 6 in 1..=30;
     /// ... to this (percent) when it took all of them, ...
-    tm_node_base_pct = 50 in 0..=200;
+    tm_node_base_pct = 40 in 0..=200;
     /// ... plus this (percent) times the share the other moves took.
-    tm_node_mul_pct = 200 in 0..=400;
+    tm_node_mul_pct = 150 in 0..=400;
     /// The target is stretched at most to this (percent).
     tm_stretch_max_pct = 250 in 100..=500;
     /// With one legal move, stop after this iteration.

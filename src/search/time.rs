@@ -123,10 +123,10 @@ mod tests {
         assert_eq!(TimeManager::stretch(&p, 0.0, 0, None), 1.0);
         // A best move that took nearly every node: well under the target.
         let stable = TimeManager::stretch(&p, 0.0, 0, Some(0.95));
-        assert!(stable < 0.7, "{stable}");
+        assert!(stable < 0.6, "{stable}");
         // Hard alternatives, a changing best move or a falling score: more time.
         let contested = TimeManager::stretch(&p, 0.0, 0, Some(0.4));
-        assert!(contested > 1.5, "{contested}");
+        assert!(contested > 1.2, "{contested}");
         assert!(TimeManager::stretch(&p, 1.0, 0, Some(0.95)) > stable);
         assert!(TimeManager::stretch(&p, 0.0, 100, Some(0.95)) > stable);
         // Never past the cap.
