@@ -51,6 +51,8 @@ pub struct Features {
     pub capture_history: bool,
     /// The time target is scaled by the share of the iteration's nodes the best move took.
     pub node_share_time: bool,
+    /// ProbCut: a capture that beats beta by a margin at reduced depth cuts the node.
+    pub probcut: bool,
 }
 
 impl Features {
@@ -71,12 +73,13 @@ impl Features {
             "correction_history" => &mut self.correction_history,
             "capture_history" => &mut self.capture_history,
             "node_share_time" => &mut self.node_share_time,
+            "probcut" => &mut self.probcut,
             _ => return None,
         })
     }
 
     /// Every switch's name, as `switch` takes it.
-    pub const NAMES: [&'static str; 14] = [
+    pub const NAMES: [&'static str; 15] = [
         "null_move",
         "lmr",
         "reverse_futility",
@@ -91,6 +94,7 @@ impl Features {
         "correction_history",
         "capture_history",
         "node_share_time",
+        "probcut",
     ];
 }
 
@@ -111,6 +115,7 @@ impl Default for Features {
             correction_history: true,
             capture_history: false,
             node_share_time: false,
+            probcut: false,
         }
     }
 }
@@ -484,11 +489,9 @@ impl<'a> Worker<'a> {
                     let fall =
                         if prev_iter_score > -INF { (prev_iter_score - best.score).clamp(0, p.tm_fall_cp) } else { 0 };
                     let total: u64 = self.root_moves.iter().map(|rm| rm.nodes).sum();
-                    let share = (self.shared.features.node_share_time
-                        && multipv == 1
-                        && d >= p.tm_node_min_depth
-                        && total > 0)
-                        .then(|| best.nodes as f64 / total as f64);
+                    let share =
+                        (self.shared.features.node_share_time && multipv == 1 && d >= p.tm_node_min_depth && total > 0)
+                            .then(|| best.nodes as f64 / total as f64);
                     let stretch = TimeManager::stretch(p, best_changes, fall, share);
                     let single = self.root_moves.len() == 1 && d >= p.tm_single_depth;
                     if clock.tm.soft_passed(stretch) || (single && clock.tm.soft_ms.is_some()) {

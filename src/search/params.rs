@@ -123,6 +123,11 @@ search_params! {
     /// ... and are keyed by the pawns and the king's guard (0) or the pawns alone (1).
     corr_key = 0 in 0..=1;
 
+    /// ProbCut from this depth, ...
+    probcut_min_depth = 5 in 3..=12;
+    /// ... against beta plus this.
+    probcut_margin = 200 in 50..=600;
+
     /// Check extensions stop at ply 2 × iteration depth + this.
     check_ext_slack = 8 in 0..=40;
 

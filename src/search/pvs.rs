@@ -256,6 +256,24 @@ impl Worker<'_> {
             }
         }
 
+        // ProbCut: a capture that beats beta by a margin in a shallow search very likely
+        // beats beta in the full one.
+        if features.probcut
+            && !pv_node
+            && !in_check
+            && excluded.is_null()
+            && depth >= p.probcut_min_depth
+            && beta.abs() < RULE_BOUND
+            && !tt.is_some_and(|e| e.depth >= depth - 3 && e.score < beta + p.probcut_margin)
+        {
+            if let Some(v) = self.probcut(key, (eval, raw_eval), depth, beta, ply) {
+                return v;
+            }
+            if self.stopped {
+                return 0;
+            }
+        }
+
         // No table move (any node type): a shallower search costs less than a bad order.
         if depth >= p.iir_min_depth && tt_move.is_null() && excluded.is_null() {
             depth -= 1;
@@ -397,6 +415,40 @@ impl Worker<'_> {
         let stored_eval = if in_check { 0 } else { raw_eval };
         self.shared.tt.store(key, best_move, best, stored_eval, depth, bound, ply);
         best
+    }
+
+    /// ProbCut at a non-PV node of `depth`: the captures whose exchange could lift the static
+    /// evaluation past `beta + probcut_margin` are tried in quiescence, then by a search four
+    /// plies shallower, against that raised bound. A score past it is returned (and stored).
+    /// `evals`: the corrected and the raw static evaluation.
+    fn probcut(&mut self, key: u64, evals: (i32, i32), depth: i32, beta: i32, ply: usize) -> Option<i32> {
+        let (eval, raw_eval) = evals;
+        let p = self.params();
+        let pc_beta = beta + p.probcut_margin;
+        let mut list = MoveList::new();
+        self.pos.generate_pseudo_captures(&mut list);
+        let mut picker = MovePicker::captures(&self.pos, list, Move::NULL);
+        while let Some((m, _)) = picker.next() {
+            if self.pos.see(m, &SEE_VALUES) < pc_beta - eval || !self.pos.pseudo_is_legal(m, false) {
+                continue;
+            }
+            let piece = moving_piece(&self.pos, m);
+            self.stack[ply] = Frame { eval, mv: m, piece };
+            let u = self.push_move(m);
+            let mut v = -self.qsearch(-pc_beta, -pc_beta + 1, ply + 1, false);
+            if v >= pc_beta && depth - 4 > 0 {
+                v = -self.pvs(depth - 4, -pc_beta, -pc_beta + 1, ply + 1);
+            }
+            self.pop_move(m, u);
+            if self.stopped {
+                return None;
+            }
+            if v >= pc_beta {
+                self.shared.tt.store(key, m, v, raw_eval, depth - 3, Bound::Lower, ply);
+                return Some(v);
+            }
+        }
+        None
     }
 
     /// The singular-extension test of the table's move at a node of `depth`: the other moves

@@ -450,16 +450,16 @@ fn switches_and_parameters_are_set_by_name() {
 }
 
 #[test]
-fn the_history_switches_change_the_search() {
-    // Correction history and capture history each alter the tree when flipped (so the
-    // switches and the code behind them are live), and each side of the switch is repeatable.
+fn the_history_and_probcut_switches_change_the_search() {
+    // Correction history, capture history and ProbCut each alter the tree when flipped (so
+    // the switches and the code behind them are live), and each side is repeatable.
     let pos = Position::from_fen("r1bakab1r/9/1cn4c1/p1p1p1p1p/9/2P6/P3P1P1P/1C2C1N2/9/RNBAKAB1R b - - 3 3").unwrap();
     let nodes = |name: &str, on: &str| {
         let mut e = Engine::new();
         e.set_tunable(name, on).unwrap();
         e.search_sync(&pos, &[], depth(8)).nodes
     };
-    for name in ["correction_history", "capture_history", "corr_key"] {
+    for name in ["correction_history", "capture_history", "corr_key", "probcut"] {
         let (a, b) = if name == "corr_key" { ("0", "1") } else { ("false", "true") };
         assert_ne!(nodes(name, a), nodes(name, b), "{name}");
         assert_eq!(nodes(name, b), nodes(name, b), "{name}");
