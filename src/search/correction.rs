@@ -30,6 +30,11 @@ impl CorrectionHistory {
         CorrectionHistory { table: vec![0; 2 * SIZE], kinds: KEY_KINDS[key.clamp(0, 1) as usize] }
     }
 
+    /// Whether this table is keyed as `CorrectionHistory::new(key)` keys one.
+    pub fn keyed_by(&self, key: i32) -> bool {
+        std::ptr::eq(self.kinds, KEY_KINDS[key.clamp(0, 1) as usize])
+    }
+
     #[inline]
     fn slot(&self, pos: &Position) -> usize {
         let side = (pos.side_to_move() == Color::Black) as usize;

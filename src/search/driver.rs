@@ -53,6 +53,9 @@ pub struct Features {
     pub node_share_time: bool,
     /// ProbCut: a capture that beats beta by a margin at reduced depth cuts the node.
     pub probcut: bool,
+    /// Each thread's histories and corrections carry over (aged) to the next search, until
+    /// a new game.
+    pub keep_history: bool,
 }
 
 impl Features {
@@ -74,12 +77,13 @@ impl Features {
             "capture_history" => &mut self.capture_history,
             "node_share_time" => &mut self.node_share_time,
             "probcut" => &mut self.probcut,
+            "keep_history" => &mut self.keep_history,
             _ => return None,
         })
     }
 
     /// Every switch's name, as `switch` takes it.
-    pub const NAMES: [&'static str; 15] = [
+    pub const NAMES: [&'static str; 16] = [
         "null_move",
         "lmr",
         "reverse_futility",
@@ -95,6 +99,7 @@ impl Features {
         "capture_history",
         "node_share_time",
         "probcut",
+        "keep_history",
     ];
 }
 
@@ -116,6 +121,7 @@ impl Default for Features {
             capture_history: false,
             node_share_time: false,
             probcut: false,
+            keep_history: false,
         }
     }
 }
@@ -193,6 +199,44 @@ pub(crate) struct Clock {
     pub pondering: bool,
 }
 
+/// What a search thread learns that can outlive its search: the move-ordering histories and
+/// the evaluation corrections, kept from move to move when `Features::keep_history` is on.
+pub(crate) struct ThreadTables {
+    heur: Heuristics,
+    corr: CorrectionHistory,
+}
+
+impl ThreadTables {
+    /// Empty tables for a search with these settings.
+    fn new(features: &Features, params: &SearchParams) -> ThreadTables {
+        ThreadTables {
+            heur: Heuristics {
+                continuation_on: features.continuation_history,
+                captures_on: features.capture_history,
+                ..Heuristics::new(MAX_PLY)
+            },
+            corr: CorrectionHistory::new(params.corr_key),
+        }
+    }
+
+    /// The tables for thread `id`'s next search: the kept ones, aged, if `keep_history` is
+    /// on and they suit the settings; otherwise empty ones.
+    fn take(kept: &mut KeptTables, id: usize, features: &Features, params: &SearchParams) -> ThreadTables {
+        match kept.get_mut(id).and_then(Option::take) {
+            Some(mut t) if features.keep_history && t.corr.keyed_by(params.corr_key) => {
+                t.heur.age();
+                t.heur.continuation_on = features.continuation_history;
+                t.heur.captures_on = features.capture_history;
+                t
+            }
+            _ => ThreadTables::new(features, params),
+        }
+    }
+}
+
+/// Each search thread's tables between searches, by thread id (`None`: none kept).
+pub(crate) type KeptTables = Vec<Option<ThreadTables>>;
+
 /// One search thread's state.
 pub(crate) struct Worker<'a> {
     pub shared: &'a Shared<'a>,
@@ -236,7 +280,14 @@ pub(crate) struct Worker<'a> {
 
 impl<'a> Worker<'a> {
     /// A worker at the position reached by `moves` from `start`, searching `root_moves`.
-    pub fn new(shared: &'a Shared<'a>, id: usize, start: &Position, moves: &[Move], root: &[Move]) -> Worker<'a> {
+    pub fn new(
+        shared: &'a Shared<'a>,
+        id: usize,
+        start: &Position,
+        moves: &[Move],
+        root: &[Move],
+        tables: ThreadTables,
+    ) -> Worker<'a> {
         let mut pos = start.clone();
         let mut keys = Vec::with_capacity(moves.len() + MAX_PLY + 8);
         let mut history = Vec::with_capacity(moves.len() + MAX_PLY + 8);
@@ -279,12 +330,8 @@ impl<'a> Worker<'a> {
             seldepth: 0,
             poll_mask: shared.limits.nodes.map_or(1024, |n| (n / 16).clamp(1, 1024).next_power_of_two()) - 1,
             eval,
-            corr: CorrectionHistory::new(shared.params.corr_key),
-            heur: Heuristics {
-                continuation_on: shared.features.continuation_history,
-                captures_on: shared.features.capture_history,
-                ..Heuristics::new(MAX_PLY)
-            },
+            corr: tables.corr,
+            heur: tables.heur,
             pv: vec![[Move::NULL; MAX_PLY + 1]; MAX_PLY + 1],
             pv_len: [0; MAX_PLY + 1],
             stack: [Frame::default(); MAX_PLY + 2],
@@ -672,13 +719,15 @@ impl<'a> Worker<'a> {
 }
 
 /// Runs a whole search on this thread (plus `threads - 1` helpers) and returns the result.
-/// `stop` is the user's stop, `ponderhit` the pondered move being played.
+/// `stop` is the user's stop, `ponderhit` the pondered move being played; `kept` holds the
+/// threads' tables between searches.
 pub(crate) fn run_search(
     tt: &TranspositionTable,
     stop: &AtomicBool,
     ponderhit: &AtomicBool,
     request: &SearchRequest,
     settings: &Settings,
+    kept: &mut KeptTables,
     report: &mut dyn FnMut(Report),
 ) -> SearchResult {
     let t0 = Instant::now();
@@ -726,27 +775,40 @@ pub(crate) fn run_search(
         loop_verdict: settings.loop_verdict,
         evaluator: &settings.evaluator,
     };
-    let mut main = Worker::new(&shared, 0, start, moves, &root);
+    let (features, params) = (&settings.features, &settings.params);
+    let mut tables: Vec<ThreadTables> =
+        (0..settings.threads).map(|id| ThreadTables::take(kept, id, features, params)).collect();
+    let helper_tables = tables.split_off(1);
+    let mut main = Worker::new(&shared, 0, start, moves, &root, tables.pop().expect("the main thread's tables"));
     if root.is_empty() {
         return main.result(0);
     }
-    let helpers: Vec<Option<(i32, RootMove)>> = std::thread::scope(|s| {
-        let handles: Vec<_> = (1..settings.threads)
-            .map(|id| {
+    let helpers: Vec<(Option<(i32, RootMove)>, Option<ThreadTables>)> = std::thread::scope(|s| {
+        let handles: Vec<_> = helper_tables
+            .into_iter()
+            .enumerate()
+            .map(|(i, t)| {
                 let shared = &shared;
                 let root = &root;
                 s.spawn(move || {
-                    let mut w = Worker::new(shared, id, start, moves, root);
+                    let mut w = Worker::new(shared, i + 1, start, moves, root, t);
                     w.iterate(&mut |_| {});
-                    w.completed
+                    (w.completed, ThreadTables { heur: w.heur, corr: w.corr })
                 })
             })
             .collect();
         main.iterate(report);
         shared.stop.store(true, Ordering::SeqCst);
-        handles.into_iter().map(|h| h.join().ok().flatten()).collect()
+        handles.into_iter().map(|h| h.join().map_or((None, None), |(c, t)| (c, Some(t)))).collect()
     });
+    let (completed, helper_tables): (Vec<_>, Vec<_>) = helpers.into_iter().unzip();
     let depth = main.root_depth as u32 - main.stopped as u32;
-    main.finish(&helpers, report);
-    main.result(depth.max(1))
+    main.finish(&completed, report);
+    let result = main.result(depth.max(1));
+    if features.keep_history {
+        kept.clear();
+        kept.push(Some(ThreadTables { heur: main.heur, corr: main.corr }));
+        kept.extend(helper_tables);
+    }
+    result
 }

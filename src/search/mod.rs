@@ -27,7 +27,7 @@ use tt::TranspositionTable;
 use crate::board::{Move, Position};
 use crate::eval::Evaluator;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 
 /// Scores at or beyond this magnitude are mates.
@@ -243,6 +243,8 @@ pub struct Engine {
     stop: Arc<AtomicBool>,
     ponderhit: Arc<AtomicBool>,
     handle: Option<JoinHandle<SearchResult>>,
+    /// The search threads' tables between searches (`Features::keep_history`).
+    kept: Arc<Mutex<driver::KeptTables>>,
     /// Draws each search's `pick_seed`.
     rng: crate::board::zobrist::Rng,
 }
@@ -272,6 +274,7 @@ impl Engine {
             stop: Arc::new(AtomicBool::new(false)),
             ponderhit: Arc::new(AtomicBool::new(false)),
             handle: None,
+            kept: Arc::new(Mutex::new(Vec::new())),
             rng: crate::board::zobrist::Rng::from_clock(),
         }
     }
@@ -377,6 +380,12 @@ impl Engine {
     pub fn clear(&mut self) {
         self.stop_and_wait();
         self.tt.clear();
+        self.kept_tables().clear();
+    }
+
+    /// The kept tables (a search that panicked leaves them usable).
+    fn kept_tables(&self) -> std::sync::MutexGuard<'_, driver::KeptTables> {
+        self.kept.lock().unwrap_or_else(|e| e.into_inner())
     }
 
     /// Whether a search is running.
@@ -393,11 +402,14 @@ impl Engine {
         self.stop_and_wait();
         self.stop.store(false, Ordering::SeqCst);
         self.ponderhit.store(false, Ordering::SeqCst);
-        let (tt, stop, ponderhit) = (self.tt.clone(), self.stop.clone(), self.ponderhit.clone());
+        let (tt, stop, ponderhit, kept) =
+            (self.tt.clone(), self.stop.clone(), self.ponderhit.clone(), self.kept.clone());
         let settings = Settings { pick_seed: self.rng.next_u64(), ..self.settings.clone() };
         self.handle = Some(std::thread::spawn(move || {
             let (pondering, infinite) = (request.limits.pondering, request.limits.infinite);
-            let result = driver::run_search(&tt, &stop, &ponderhit, &request, &settings, &mut report);
+            let mut kept = kept.lock().unwrap_or_else(|e| e.into_inner());
+            let result = driver::run_search(&tt, &stop, &ponderhit, &request, &settings, &mut kept, &mut report);
+            drop(kept);
             // A ponder search waits for ponderhit or stop, an infinite one for stop.
             while (pondering && !ponderhit.load(Ordering::SeqCst) || infinite) && !stop.load(Ordering::SeqCst) {
                 std::thread::sleep(std::time::Duration::from_millis(1));
@@ -452,9 +464,12 @@ impl Engine {
         self.stop.store(false, Ordering::SeqCst);
         self.ponderhit.store(false, Ordering::SeqCst);
         let mut reports = Vec::new();
-        let result = driver::run_search(&self.tt, &self.stop, &self.ponderhit, request, &self.settings, &mut |r| {
-            reports.push(r)
-        });
+        let kept = self.kept.clone();
+        let mut kept = kept.lock().unwrap_or_else(|e| e.into_inner());
+        let result =
+            driver::run_search(&self.tt, &self.stop, &self.ponderhit, request, &self.settings, &mut kept, &mut |r| {
+                reports.push(r)
+            });
         (result, reports)
     }
 }

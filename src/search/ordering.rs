@@ -62,6 +62,15 @@ impl Heuristics {
         }
     }
 
+    /// Readies tables kept from the last search for the next one: the killers (per ply of
+    /// another tree) are forgotten, the histories halved so the new search soon outweighs them.
+    pub fn age(&mut self) {
+        self.killers.iter_mut().for_each(|k| *k = [Move::NULL; 2]);
+        self.history.iter_mut().flatten().for_each(|h| *h /= 2);
+        self.continuation.iter_mut().for_each(|h| *h /= 2);
+        self.captures.iter_mut().for_each(|h| *h /= 2);
+    }
+
     /// Index of capture `m` by `piece` in `captures`.
     #[inline]
     fn capture_index(pos: &Position, piece: usize, m: Move) -> usize {

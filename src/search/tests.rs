@@ -450,6 +450,29 @@ fn switches_and_parameters_are_set_by_name() {
 }
 
 #[test]
+fn kept_histories_carry_to_the_next_search_until_a_new_game() {
+    let a = Position::startpos();
+    let b = Position::from_fen("r1bakab1r/9/1cn4c1/p1p1p1p1p/9/2P6/P3P1P1P/1C2C1N2/9/RNBAKAB1R b - - 3 3").unwrap();
+    let second = |keep: &str, clear: bool| {
+        let mut e = Engine::new();
+        e.set_tunable("keep_history", keep).unwrap();
+        e.search_sync(&a, &[], depth(7));
+        if clear {
+            e.clear();
+        }
+        e.search_sync(&b, &[], depth(8)).nodes
+    };
+    let fresh = Engine::new().search_sync(&b, &[], depth(8)).nodes;
+    // Off: the second search starts from empty histories (the table is what carries over).
+    // On: the first search's histories reorder the second.
+    assert_ne!(second("true", false), second("false", false));
+    assert_eq!(second("true", false), second("true", false));
+    // A new game forgets both the table and the histories.
+    assert_eq!(second("true", true), fresh);
+    assert_eq!(second("false", true), fresh);
+}
+
+#[test]
 fn the_history_and_probcut_switches_change_the_search() {
     // Correction history, capture history and ProbCut each alter the tree when flipped (so
     // the switches and the code behind them are live), and each side is repeatable.
