@@ -4,7 +4,7 @@
 //! read it. The evaluation's blind spots for a structure are learnt during the search
 //! instead of paid for at every node.
 
-use crate::board::{Color, PieceKind, Position};
+use crate::board::{zobrist, Color, Move, PieceKind, Position};
 
 /// The kinds whose placement keys an entry: 0 the pawns and the king's guard, 1 the pawns.
 const KEY_KINDS: [&[PieceKind]; 2] =
@@ -35,23 +35,43 @@ impl CorrectionHistory {
         std::ptr::eq(self.kinds, KEY_KINDS[key.clamp(0, 1) as usize])
     }
 
+    /// The structure key of `pos`, from scratch.
+    pub fn key(&self, pos: &Position) -> u64 {
+        pos.kinds_key(self.kinds)
+    }
+
+    /// The structure key after `m` is played in `pos`, whose key is `key` (the search keeps
+    /// it move by move: most moves leave it as it is).
     #[inline]
-    fn slot(&self, pos: &Position) -> usize {
+    pub fn key_after(&self, pos: &Position, m: Move, key: u64) -> u64 {
+        let mut k = key;
+        if let Some(p) = pos.piece_at(m.from()).filter(|p| self.kinds.contains(&p.kind())) {
+            k ^= zobrist::PIECE_SQUARE[p.index()][m.from().index()] ^ zobrist::PIECE_SQUARE[p.index()][m.to().index()];
+        }
+        if let Some(c) = pos.piece_at(m.to()).filter(|c| self.kinds.contains(&c.kind())) {
+            k ^= zobrist::PIECE_SQUARE[c.index()][m.to().index()];
+        }
+        k
+    }
+
+    #[inline]
+    fn slot(pos: &Position, key: u64) -> usize {
         let side = (pos.side_to_move() == Color::Black) as usize;
-        side * SIZE + (pos.kinds_key(self.kinds) as usize & (SIZE - 1))
+        side * SIZE + (key as usize & (SIZE - 1))
     }
 
-    /// The correction for `pos`, in centipawns.
+    /// The correction for `pos` with structure key `key`, in centipawns.
     #[inline]
-    pub fn get(&self, pos: &Position) -> i32 {
-        self.table[self.slot(pos)] / GRAIN
+    pub fn get(&self, pos: &Position, key: u64) -> i32 {
+        self.table[Self::slot(pos, key)] / GRAIN
     }
 
-    /// Moves `pos`'s entry towards `diff` (search score less raw evaluation, in centipawns)
-    /// by a weight that grows with the search depth; entries stay within ±`limit_cp`.
-    pub fn update(&mut self, pos: &Position, diff: i32, depth: i32, limit_cp: i32) {
+    /// Moves the entry of `pos` (structure key `key`) towards `diff` (search score less raw
+    /// evaluation, in centipawns) by a weight that grows with the search depth; entries stay
+    /// within ±`limit_cp`.
+    pub fn update(&mut self, pos: &Position, key: u64, diff: i32, depth: i32, limit_cp: i32) {
         let w = (depth + 1).clamp(1, 16);
-        let slot = self.slot(pos);
+        let slot = Self::slot(pos, key);
         let e = &mut self.table[slot];
         let target = diff.clamp(-limit_cp, limit_cp) * GRAIN;
         *e = (*e * (WEIGHT_SCALE - w) + target * w) / WEIGHT_SCALE;
@@ -66,20 +86,49 @@ mod tests {
     fn entries_move_towards_the_search_and_stay_within_the_limit() {
         let pos = Position::startpos();
         let mut c = CorrectionHistory::new(1);
-        assert_eq!(c.get(&pos), 0);
+        let k = c.key(&pos);
+        assert_eq!(c.get(&pos, k), 0);
         for _ in 0..2000 {
-            c.update(&pos, 500, 10, 80);
+            c.update(&pos, k, 500, 10, 80);
         }
         // Converges on the limit, never past it.
-        assert!((75..=80).contains(&c.get(&pos)), "{}", c.get(&pos));
+        assert!((75..=80).contains(&c.get(&pos, k)), "{}", c.get(&pos, k));
         for _ in 0..2000 {
-            c.update(&pos, -30, 10, 80);
+            c.update(&pos, k, -30, 10, 80);
         }
-        assert!((-30..=-25).contains(&c.get(&pos)), "{}", c.get(&pos));
+        assert!((-30..=-25).contains(&c.get(&pos, k)), "{}", c.get(&pos, k));
         // The other side to move keeps its own entry.
         let black =
             Position::from_fen("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR b - - 0 1").unwrap();
-        assert_eq!(c.get(&black), 0);
+        assert_eq!(c.get(&black, c.key(&black)), 0);
+    }
+
+    #[test]
+    fn the_key_kept_move_by_move_equals_the_key_from_scratch() {
+        for key in 0..2 {
+            let c = CorrectionHistory::new(key);
+            let mut rng = zobrist::Rng::new(7 + key as u64);
+            for _ in 0..20 {
+                let mut pos = Position::startpos();
+                let mut k = c.key(&pos);
+                for _ in 0..150 {
+                    let moves = pos.legal_moves();
+                    if moves.is_empty() {
+                        break;
+                    }
+                    // Captures half the time, so captured pawns and guards are covered.
+                    let caps: Vec<Move> = moves.iter().copied().filter(|&m| pos.is_capture(m)).collect();
+                    let m = if !caps.is_empty() && rng.below(2) == 0 {
+                        caps[rng.below(caps.len())]
+                    } else {
+                        moves[rng.below(moves.len())]
+                    };
+                    k = c.key_after(&pos, m, k);
+                    pos.make_move(m);
+                    assert_eq!(k, c.key(&pos), "{pos:?}");
+                }
+            }
+        }
     }
 
     #[test]

@@ -253,6 +253,8 @@ pub(crate) struct Worker<'a> {
     pub seldepth: usize,
     pub heur: Heuristics,
     pub corr: CorrectionHistory,
+    /// The correction history's structure key along the search path (root first).
+    pub corr_keys: Vec<u64>,
     /// The evaluator's state along the search path (a network's accumulators).
     pub eval: EvalState<'a>,
     /// Nodes between polls, less one (a power of two): fewer than 1024 under a small node
@@ -316,6 +318,8 @@ impl<'a> Worker<'a> {
             }
         }
         let eval = EvalState::new(shared.evaluator, &pos, MAX_PLY + 2);
+        let mut corr_keys = Vec::with_capacity(MAX_PLY + 8);
+        corr_keys.push(tables.corr.key(&pos));
         let tm = TimeManager::new(&shared.limits, &shared.params);
         let clock = (id == 0).then_some(Clock { tm, pondering: shared.limits.pondering });
         Worker {
@@ -330,6 +334,7 @@ impl<'a> Worker<'a> {
             seldepth: 0,
             poll_mask: shared.limits.nodes.map_or(1024, |n| (n / 16).clamp(1, 1024).next_power_of_two()) - 1,
             eval,
+            corr_keys,
             corr: tables.corr,
             heur: tables.heur,
             pv: vec![[Move::NULL; MAX_PLY + 1]; MAX_PLY + 1],
@@ -359,6 +364,7 @@ impl<'a> Worker<'a> {
     pub fn push_move(&mut self, m: Move) -> crate::board::Undo {
         self.moves.push(m);
         self.eval.push_move(&self.pos, m);
+        self.corr_keys.push(self.corr.key_after(&self.pos, m, self.corr_key()));
         let u = self.pos.make_move(m);
         self.keys.push(self.pos.key());
         u
@@ -370,6 +376,7 @@ impl<'a> Worker<'a> {
         self.keys.pop();
         self.moves.pop();
         self.eval.pop();
+        self.corr_keys.pop();
         self.pos.unmake_move(m, u);
     }
 
@@ -378,6 +385,7 @@ impl<'a> Worker<'a> {
     pub fn push_null(&mut self) -> crate::board::Undo {
         self.moves.push(Move::NULL);
         self.eval.push_null();
+        self.corr_keys.push(self.corr_key());
         let u = self.pos.make_null();
         self.keys.push(self.pos.key());
         u
@@ -389,6 +397,7 @@ impl<'a> Worker<'a> {
         self.keys.pop();
         self.moves.pop();
         self.eval.pop();
+        self.corr_keys.pop();
         self.pos.unmake_null(u);
     }
 
@@ -405,7 +414,13 @@ impl<'a> Worker<'a> {
         if !self.shared.features.correction_history {
             return raw;
         }
-        (raw + self.corr.get(&self.pos)).clamp(-RULE_BOUND + 1, RULE_BOUND - 1)
+        (raw + self.corr.get(&self.pos, self.corr_key())).clamp(-RULE_BOUND + 1, RULE_BOUND - 1)
+    }
+
+    /// The correction history's structure key of the current position.
+    #[inline]
+    pub fn corr_key(&self) -> u64 {
+        *self.corr_keys.last().expect("the root's key is always there")
     }
 
     /// Counts a node; returns true when the search must unwind now.

@@ -410,7 +410,8 @@ impl Worker<'_> {
             && !(bound == Bound::Lower && best <= eval)
             && !(bound == Bound::Upper && best >= eval)
         {
-            self.corr.update(&self.pos, best - raw_eval, depth, p.corr_limit_cp);
+            let k = self.corr_key();
+            self.corr.update(&self.pos, k, best - raw_eval, depth, p.corr_limit_cp);
         }
         let stored_eval = if in_check { 0 } else { raw_eval };
         self.shared.tt.store(key, best_move, best, stored_eval, depth, bound, ply);
