@@ -117,7 +117,7 @@ impl Default for Features {
             singular_extension: false,
             quiet_checks_in_qsearch: false,
             continuation_history: false,
-            correction_history: true,
+            correction_history: false,
             capture_history: false,
             node_share_time: false,
             probcut: false,

@@ -479,6 +479,8 @@ fn the_history_and_probcut_switches_change_the_search() {
     let pos = Position::from_fen("r1bakab1r/9/1cn4c1/p1p1p1p1p/9/2P6/P3P1P1P/1C2C1N2/9/RNBAKAB1R b - - 3 3").unwrap();
     let nodes = |name: &str, on: &str| {
         let mut e = Engine::new();
+        // The key matters only with the correction on.
+        e.set_tunable("correction_history", "true").unwrap();
         e.set_tunable(name, on).unwrap();
         e.search_sync(&pos, &[], depth(8)).nodes
     };
