@@ -45,7 +45,7 @@ pub struct Features {
     /// plies back, too.
     pub continuation_history: bool,
     /// The static evaluation is corrected by how the search's scores have differed from it
-    /// in positions with the same pawns.
+    /// in positions with the same structure (`corr_key`: pawns and the king's guard).
     pub correction_history: bool,
     /// Captures are ordered by their history as well as by victim and attacker.
     pub capture_history: bool,
