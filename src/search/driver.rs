@@ -234,6 +234,9 @@ impl ThreadTables {
     }
 }
 
+/// A helper's last completed iteration: its depth and best line, if it completed one.
+type Completed = Option<(i32, RootMove)>;
+
 /// Each search thread's tables between searches, by thread id (`None`: none kept).
 pub(crate) type KeptTables = Vec<Option<ThreadTables>>;
 
@@ -798,7 +801,7 @@ pub(crate) fn run_search(
     if root.is_empty() {
         return main.result(0);
     }
-    let helpers: Vec<(Option<(i32, RootMove)>, Option<ThreadTables>)> = std::thread::scope(|s| {
+    let helpers: Vec<(Completed, Option<ThreadTables>)> = std::thread::scope(|s| {
         let handles: Vec<_> = helper_tables
             .into_iter()
             .enumerate()
