@@ -209,14 +209,15 @@ pub(crate) struct ThreadTables {
 impl ThreadTables {
     /// Empty tables for a search with these settings.
     fn new(features: &Features, params: &SearchParams) -> ThreadTables {
-        ThreadTables {
-            heur: Heuristics {
-                continuation_on: features.continuation_history,
-                captures_on: features.capture_history,
-                ..Heuristics::new(MAX_PLY)
-            },
-            corr: CorrectionHistory::new(params.corr_key),
-        }
+        let mut t = ThreadTables { heur: Heuristics::new(MAX_PLY), corr: CorrectionHistory::new(params.corr_key) };
+        t.follow(features);
+        t
+    }
+
+    /// Reads and writes the histories the switches turn on.
+    fn follow(&mut self, features: &Features) {
+        self.heur.continuation_on = features.continuation_history;
+        self.heur.captures_on = features.capture_history;
     }
 
     /// The tables for thread `id`'s next search: the kept ones, aged, if `keep_history` is
@@ -225,8 +226,7 @@ impl ThreadTables {
         match kept.get_mut(id).and_then(Option::take) {
             Some(mut t) if features.keep_history && t.corr.keyed_by(params.corr_key) => {
                 t.heur.age();
-                t.heur.continuation_on = features.continuation_history;
-                t.heur.captures_on = features.capture_history;
+                t.follow(features);
                 t
             }
             _ => ThreadTables::new(features, params),
