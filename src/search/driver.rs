@@ -18,7 +18,7 @@ use std::time::Instant;
 /// Deepest nominal depth an iteration may have (a deeper `go depth` is clamped to it).
 pub const MAX_DEPTH: u32 = 100;
 
-/// Which selective-search techniques are on (all by default; switched off only to measure them).
+/// Which selective-search techniques are on: the proven ones by default, each switchable to measure it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Features {
     /// Null-move pruning.
@@ -114,14 +114,14 @@ impl Default for Features {
             losing_capture_pruning: true,
             see_pruning: false,
             check_extension: true,
-            singular_extension: false,
+            singular_extension: true,
             quiet_checks_in_qsearch: false,
-            continuation_history: false,
-            correction_history: false,
+            continuation_history: true,
+            correction_history: true,
             capture_history: false,
             node_share_time: false,
             probcut: false,
-            keep_history: false,
+            keep_history: true,
         }
     }
 }
