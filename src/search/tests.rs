@@ -559,3 +559,15 @@ fn a_weakened_search_caps_its_depth_and_picks_among_its_lines() {
     assert_eq!(run(5, Strength::FULL), run(6, Strength::FULL));
     assert_eq!(Engine::new().search_sync(&pos, &[], depth(3)).best, run(9, Strength::FULL)[0]);
 }
+
+#[test]
+fn the_switches_that_passed_a_timed_test_are_the_defaults() {
+    // docs/strength.md: the batch of four is on; the rest lost or stayed undecided.
+    let mut f = Features::default();
+    for on in ["singular_extension", "continuation_history", "correction_history", "keep_history"] {
+        assert!(*f.switch(on).unwrap(), "{on} should be on");
+    }
+    for off in ["see_pruning", "capture_history", "node_share_time", "probcut", "quiet_checks_in_qsearch"] {
+        assert!(!*f.switch(off).unwrap(), "{off} should be off");
+    }
+}
