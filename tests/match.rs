@@ -131,6 +131,23 @@ fn a_silent_engine_stalls_and_a_slow_one_loses_on_time() {
     assert!(!out.contains("on time"), "{out}");
 }
 
+/// An engine that sleeps on its clock uses no CPU: the runner cannot tell it from a starved
+/// one, and says so (the share is CPU time over thinking time, so load only lowers it).
+#[test]
+#[cfg(target_os = "linux")]
+fn an_engine_that_gets_no_cpu_while_its_clock_runs_is_reported() {
+    let out = fake_match(
+        &format!("{} --mode slow --delay 400", script(SHUFFLE)),
+        &script(SHUFFLE),
+        "startpos\n",
+        "-each st=5 timemargin=10000 -games 1",
+    );
+    let cpu = out.lines().find(|l| l.starts_with("CPU while thinking: A ")).unwrap_or_else(|| panic!("{out}"));
+    assert!(cpu.contains("% of "), "{cpu}");
+    assert!(out.contains("Warning: A got "), "{out}");
+    assert!(out.contains("these games measure the machine, not the engine"), "{out}");
+}
+
 /// One game of scripted fakes from `fen`; returns the finished-game line.
 fn scripted_game(fen: &str, moves: &str, more: &str) -> String {
     let out = fake_match(&script(moves), &script(moves), &format!("{fen}\n"), &format!("-games 1 {more}"));

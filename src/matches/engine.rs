@@ -168,6 +168,8 @@ pub struct Reply {
     pub elapsed_ms: u64,
     /// The answer came only after `stop` was sent at the deadline.
     pub late: bool,
+    /// CPU milliseconds the engine process used meanwhile, where the system tells.
+    pub cpu_ms: Option<u64>,
 }
 
 /// What the side to move is asked.
@@ -563,6 +565,7 @@ impl EngineProcess {
     /// `stop` (CECP `?`) and waits a little more (a reply then is marked `late`).
     pub fn think(&mut self, ask: Ask, allowed: Duration) -> Result<Reply, Failure> {
         self.drain();
+        let cpu_before = super::cpu::cpu_ms(self.child.id());
         match ask {
             Ask::Line { position, go } => {
                 let ranks = self.ranks;
@@ -606,6 +609,7 @@ impl EngineProcess {
             };
             if done {
                 reply.elapsed_ms = sent.elapsed().as_millis() as u64;
+                reply.cpu_ms = cpu_before.zip(super::cpu::cpu_ms(self.child.id())).map(|(a, b)| b.saturating_sub(a));
                 if self.proto == Proto::Xboard && reply.bestmove.is_some() {
                     // `force`, and `ping` answered only once the engine has played its move on
                     // its own board: a move sent sooner can meet the board before it

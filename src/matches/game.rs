@@ -86,6 +86,8 @@ pub struct Thinking {
     pub depth: Option<u32>,
     /// Milliseconds it took.
     pub ms: u64,
+    /// CPU milliseconds its process used meanwhile, where known.
+    pub cpu_ms: Option<u64>,
 }
 
 /// A finished game.
@@ -437,7 +439,12 @@ impl Board {
             let reason = format!("{name} makes an illegal move: {shown}");
             return Err(Ending::loss(side, reason, Termination::IllegalMove));
         }
-        self.thinking.push(Some(Thinking { eval: reply.eval, depth: reply.depth, ms: reply.elapsed_ms }));
+        self.thinking.push(Some(Thinking {
+            eval: reply.eval,
+            depth: reply.depth,
+            ms: reply.elapsed_ms,
+            cpu_ms: reply.cpu_ms,
+        }));
         if reply.draw {
             self.draw_offer = Some(side);
         }

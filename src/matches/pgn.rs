@@ -411,7 +411,7 @@ mod tests {
             start: black_first,
             standard: false,
             moves: vec![Move::parse("e9e8").unwrap()],
-            thinking: vec![Some(Thinking { eval: Some(Eval::Cp(-35)), depth: Some(12), ms: 1234 })],
+            thinking: vec![Some(Thinking { eval: Some(Eval::Cp(-35)), depth: Some(12), ms: 1234, cpu_ms: None })],
             result: GameResult::Draw,
             reason: "x".into(),
             termination: Termination::Rules,
@@ -508,7 +508,7 @@ mod tests {
         assert_eq!(time_control(Limit::MoveTime(2_000)), "2/move");
         assert_eq!(time_control(Limit::Nodes(1000)), "inf");
         assert_eq!(time_control(Limit::Depth(5)), "inf");
-        let c = |eval, depth, ms| move_comment(&Thinking { eval, depth, ms });
+        let c = |eval, depth, ms| move_comment(&Thinking { eval, depth, ms, cpu_ms: None });
         assert_eq!(c(Some(Eval::Cp(35)), Some(12), 1_200).unwrap(), "{+0.35/12 1.2s}");
         assert_eq!(c(Some(Eval::Cp(-1205)), Some(3), 290).unwrap(), "{-12.05/3 0.29s}");
         assert_eq!(c(Some(Eval::Cp(0)), Some(1), 0).unwrap(), "{0.00/1 0s}");

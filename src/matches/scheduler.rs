@@ -2,12 +2,14 @@
 //! its own engine processes, so clocks never interfere), cutechess-cli style output, PGN, SPRT
 //! stop (two engines), cross table (more).
 
+use super::cpu::{CpuUse, STARVED_BELOW};
 use super::engine::{DebugLog, EngineConfig, EngineProcess};
-use super::game::{play_game, Adjudication, GameRecord, Seat};
+use super::game::{play_game, Adjudication, GameRecord, Seat, Thinking};
 use super::openings::Opening;
 use super::pgn::{time_control, today, write_game, PgnHeader};
 use super::stats::{Sprt, SprtDecision, Tally};
 use super::table::cross_table;
+use crate::board::Color;
 use std::io::Write;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
@@ -158,6 +160,8 @@ struct Reporter<'a> {
     since_rating: usize,
     /// Set once the SPRT decides; later results do not count.
     decision: Option<SprtDecision>,
+    /// Per engine, its thinking time and the CPU time it got meanwhile.
+    cpu: Vec<CpuUse>,
 }
 
 impl<'a> Reporter<'a> {
@@ -187,6 +191,7 @@ impl<'a> Reporter<'a> {
             date: today(),
             since_rating: 0,
             decision: None,
+            cpu: vec![CpuUse::default(); cfg.engines.len()],
         })
     }
 
@@ -230,6 +235,7 @@ impl<'a> Reporter<'a> {
         let (red, black) = self.players(i);
         let spot = self.cfg.spot(i);
         self.tallies[spot.pair].record(rec.result, spot.first_red);
+        self.count_cpu(spot.red, spot.black, rec);
         self.say(&format!("Finished game {} ({red} vs {black}): {} {{{}}}", i + 1, rec.result, rec.reason));
         let t = self.tallies[spot.pair];
         self.say(&score_line(self.pair_names(spot.pair), &t));
@@ -313,12 +319,46 @@ impl<'a> Reporter<'a> {
         let _ = self.out.flush();
     }
 
-    /// The closing lines (the rating again unless just printed) and the summary.
+    /// Adds the CPU use of game `rec`'s moves to its engines (Red's index, Black's).
+    fn count_cpu(&mut self, red: usize, black: usize, rec: &GameRecord) {
+        let mut side = rec.start.side_to_move();
+        for t in &rec.thinking {
+            if let Some(Thinking { ms, cpu_ms: Some(cpu), .. }) = t {
+                self.cpu[if side == Color::Red { red } else { black }].add(*ms, *cpu);
+            }
+            side = side.opp();
+        }
+    }
+
+    /// Each engine's share of a core while it thought, and a warning for a starved one.
+    fn cpu_lines(&self) -> Vec<String> {
+        let shares: Vec<(&str, f64, u64)> =
+            (self.names.iter().zip(&self.cpu)).filter_map(|(n, c)| c.share().map(|s| (*n, s, c.thinking_ms))).collect();
+        if shares.is_empty() {
+            return Vec::new();
+        }
+        let parts: Vec<String> =
+            shares.iter().map(|(n, s, ms)| format!("{n} {:.0}% of {:.1} s", 100.0 * s, *ms as f64 / 1000.0)).collect();
+        let mut lines = vec![format!("CPU while thinking: {}", parts.join(", "))];
+        for (n, s, _) in shares.iter().filter(|(_, s, _)| *s < STARVED_BELOW) {
+            lines.push(format!(
+                "Warning: {n} got {:.0}% of a core while its clock ran: it was starved (other processes, \
+                 more games than cores) or it waits; these games measure the machine, not the engine",
+                100.0 * s
+            ));
+        }
+        lines
+    }
+
+    /// The closing lines (the rating again unless just printed, the CPU use) and the summary.
     fn finish(mut self) -> MatchSummary {
         let games = self.games();
         let just_rated = games > 0 && games.is_multiple_of(self.cfg.rating_interval.max(1));
         if !just_rated && self.decision.is_none() {
             self.rating();
+        }
+        for line in self.cpu_lines() {
+            self.say(&line);
         }
         self.say("Finished match");
         let _ = self.out.flush();
