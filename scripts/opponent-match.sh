@@ -34,6 +34,9 @@ rounds=$(((games + 1) / 2))
 cpu=$(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //')
 cores=$(nproc)
 load=$(cut -d' ' -f1 /proc/loadavg)
+if [ "$(cat /proc/sys/kernel/sched_autogroup_enabled 2>/dev/null)" = 1 ]; then
+    echo "note: the kernel groups processes by session: a niced job started elsewhere still takes CPU from the match (see 'CPU while thinking' at its end)" >&2
+fi
 if awk -v l="$load" 'BEGIN { exit !(l > 0.5) }'; then
     echo "warning: load average $load before the match; results measured on a busy machine do not reproduce" >&2
 fi
@@ -93,12 +96,14 @@ for opp in $opponents; do
     e=$(echo "$elo" | awk '{ printf "%+.1f ± %s", $3, $5 }' | tr -d ',')
     forfeits=$(grep -c 'loses on time' "$pgn" || true)
     nomove=$(grep -c 'makes no move' "$pgn" || true)
-    rows+=("| $build | $opp_label | $n | $w-$l-$d | $pct | $e | $seed | $cpu | $chuhe_nps / $opp_nps | $tc |")
-    echo "$opp: $score; $elo; "time forfeits $forfeits, games lost by 'makes no move' (nobestmove) $nomove" | tee -a "$out/machine.txt"
+    share=$(grep '^CPU while thinking' "$out/$opp.log" | sed 's/^CPU while thinking: //')
+    grep '^Warning: .* of a core' "$out/$opp.log" >&2 || true
+    rows+=("| $build | $opp_label | $tc | $w-$l-$d | $pct | $e | $seed | $cpu | $chuhe_nps / $opp_nps | ${share:-not measured} |")
+    echo "$opp: $score; $elo; time forfeits $forfeits, games lost by 'makes no move' (nobestmove) $nomove" | tee -a "$out/machine.txt"
 done
 
 {
-    echo "| Chuhe build | opponent | games | W-L-D (Chuhe first) | score | Elo | seed | CPU | nps Chuhe / opponent | tc |"
+    echo "| Chuhe build | opponent | tc | W-L-D (Chuhe first) | score | Elo | seed | CPU | nps Chuhe / opponent | CPU while thinking |"
     echo "|---|---|---|---|---|---|---|---|---|---|"
     printf '%s\n' "${rows[@]}"
 } | tee "$out/rows.md"
