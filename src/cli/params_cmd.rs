@@ -29,12 +29,12 @@ pub fn run(args: &[String]) -> Result<(), String> {
         return Err(format!("takes no arguments, got '{extra}'"));
     }
     for s in SearchParams::SPECS {
-        println!("{}, int, {}, {}, {}", s.name, s.default, s.min, s.max);
+        outln!("{}, int, {}, {}, {}", s.name, s.default, s.min, s.max);
     }
     let mut defaults = Features::default();
     for name in Features::NAMES {
         let on = *defaults.switch(name).expect("every listed switch exists");
-        println!("{name}, bool, {on}");
+        outln!("{name}, bool, {on}");
     }
     Ok(())
 }

@@ -67,7 +67,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
     if data.train.is_empty() {
         return Err("no quiet positions in the data".into());
     }
-    println!(
+    outln!(
         "positions {} training, {} validation ({} skipped: check, capture or decisive) loaded in {:.1}s",
         data.train.len(),
         data.validation.len(),
@@ -80,11 +80,11 @@ pub fn run(args: &[String]) -> Result<(), String> {
     };
     let loss = Loss { k, lambda, threads };
     let before = (loss.of(&data.train, &start), loss.of(&data.validation, &start));
-    println!("sigmoid scale K {k:.1} (fitted to the results: {})", a.value("k").is_none());
-    println!("loss before: training {:.6} validation {:.6}", before.0, before.1);
+    outln!("sigmoid scale K {k:.1} (fitted to the results: {})", a.value("k").is_none());
+    outln!("loss before: training {:.6} validation {:.6}", before.0, before.1);
     let tuned = tune::descend(&data, &loss, Schedule { epochs, rate }, &start, |e| {
         if e.number % every == 0 {
-            println!(
+            outln!(
                 "epoch {:>5}  training {:.6}  validation {:.6}  {:.0}s",
                 e.number,
                 e.train,
@@ -94,7 +94,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
         }
     });
     let fitted = (loss.of(&data.train, &tuned), loss.of(&data.validation, &tuned));
-    println!("loss fitted: training {:.6} validation {:.6}", fitted.0, fitted.1);
+    outln!("loss fitted: training {:.6} validation {:.6}", fitted.0, fitted.1);
     let mut centred = tuned;
     tune::centre_tables(&data, &mut centred);
     if !a.flag("no-rescale") {
@@ -102,12 +102,12 @@ pub fn run(args: &[String]) -> Result<(), String> {
         for x in centred.iter_mut() {
             *x *= f;
         }
-        println!("rescaled by {f:.4} to the starting evaluation's scale (same loss at K {:.1})", k / f);
+        outln!("rescaled by {f:.4} to the starting evaluation's scale (same loss at K {:.1})", k / f);
     }
     let weights = tune::rounded(&centred);
     let written = tune::to_vector(&weights);
     let after = (loss.of(&data.train, &written), loss.of(&data.validation, &written));
-    println!("loss after:  training {:.6} validation {:.6}", after.0, after.1);
+    outln!("loss after:  training {:.6} validation {:.6}", after.0, after.1);
     if let Some(out) = a.value("out") {
         let provenance = format!(
             "positions {} training + {} validation, K {k:.1}, lambda {lambda}, {epochs} epochs at rate {rate};\n\
@@ -123,7 +123,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
         );
         std::fs::write(out, tune::weights_file(&weights, &provenance))
             .map_err(|e| format!("cannot write '{out}': {e}"))?;
-        println!("wrote {out} ({:.0}s)", clock.elapsed().as_secs_f64());
+        outln!("wrote {out} ({:.0}s)", clock.elapsed().as_secs_f64());
     }
     Ok(())
 }
