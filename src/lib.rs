@@ -7,6 +7,7 @@
 
 pub mod board;
 pub mod book;
+pub mod bytes;
 pub mod cli;
 pub mod datagen;
 pub mod eval;

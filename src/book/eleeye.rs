@@ -21,6 +21,7 @@
 
 use super::{check_sorted, records_with, BookMove};
 use crate::board::{Color, Move, Position, Square};
+use crate::bytes::{u16_at, u32_at};
 use std::sync::OnceLock;
 
 /// Bytes per record.
@@ -149,11 +150,7 @@ impl EleeyeBook {
         }
         let records: Vec<Record> = bytes
             .chunks_exact(RECORD)
-            .map(|c| Record {
-                lock: u32::from_le_bytes([c[0], c[1], c[2], c[3]]),
-                mv: u16::from_le_bytes([c[4], c[5]]),
-                value: u16::from_le_bytes([c[6], c[7]]),
-            })
+            .map(|c| Record { lock: u32_at(c, 0), mv: u16_at(c, 4), value: u16_at(c, 6) })
             .collect();
         // Sorted locks are what a lookup relies on; random bytes fail this almost surely.
         check_sorted(&records, "lock", |r| r.lock)?;

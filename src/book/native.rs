@@ -20,6 +20,7 @@
 use super::{check_sorted, records_with, BookMove};
 use crate::board::zobrist::{PIECE_SQUARE, SIDE};
 use crate::board::{Color, Move, Piece, Position};
+use crate::bytes::{u16_at, u32_at, u64_at};
 
 /// The first eight bytes of a Chuhe book.
 pub const MAGIC: [u8; 8] = *b"CHUHBOOK";
@@ -60,14 +61,6 @@ pub struct NativeBook {
     records: Vec<Record>,
 }
 
-fn u16_at(b: &[u8], at: usize) -> u16 {
-    u16::from_le_bytes([b[at], b[at + 1]])
-}
-
-fn u32_at(b: &[u8], at: usize) -> u32 {
-    u32::from_le_bytes([b[at], b[at + 1], b[at + 2], b[at + 3]])
-}
-
 impl NativeBook {
     /// Checks and reads a whole file: magic, version, record size, length, sorted keys, and
     /// moves between board points.
@@ -91,7 +84,7 @@ impl NativeBook {
         }
         let mut records = Vec::with_capacity(count);
         for (i, r) in bytes[HEADER..].chunks_exact(RECORD).enumerate() {
-            let key = u64::from_le_bytes(r[0..8].try_into().expect("8 bytes"));
+            let key = u64_at(r, 0);
             let mv = Move(u16_at(r, 8));
             if !mv.from().on_board() || !mv.to().on_board() || mv.from() == mv.to() {
                 return Err(format!("record {}: the move {:#06x} is not between two board points", i + 1, mv.0));
