@@ -73,6 +73,7 @@ fn every_tool_ends_quietly_when_its_reader_goes_away() {
         "--version".into(),
         "help judge".into(),
         "params".into(),
+        "params --switches".into(),
         "judge --file samples/games.txt".into(),
         "judge --file samples/games.pgn --json".into(),
         "perft --depth 3 --divide".into(),

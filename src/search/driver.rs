@@ -7,7 +7,7 @@ use super::pvs::Step;
 use super::strength::{pick_line, Strength};
 use super::time::TimeManager;
 use super::tt::TranspositionTable;
-use super::{Bound, Info, Limits, Report, Score, SearchParams, SearchRequest, SearchResult, Settings};
+use super::{Bound, Features, Info, Limits, Report, Score, SearchParams, SearchRequest, SearchResult, Settings};
 use super::{INF, MATE, MATE_BOUND, MAX_PLY, RULE_BOUND, RULE_WIN};
 use crate::board::zobrist::Rng;
 use crate::board::{Move, Position};
@@ -17,114 +17,6 @@ use std::time::Instant;
 
 /// Deepest nominal depth an iteration may have (a deeper `go depth` is clamped to it).
 pub const MAX_DEPTH: u32 = 100;
-
-/// Which selective-search techniques are on: the proven ones by default, each switchable to measure it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Features {
-    /// Null-move pruning.
-    pub null_move: bool,
-    /// Late-move reductions.
-    pub lmr: bool,
-    /// Reverse futility (static null move) pruning.
-    pub reverse_futility: bool,
-    /// Futility pruning of quiet moves near the leaves.
-    pub futility: bool,
-    /// Late-move pruning (skip late quiet moves near the leaves).
-    pub late_move_pruning: bool,
-    /// Quiescence skips captures that lose material by static exchange.
-    pub losing_capture_pruning: bool,
-    /// Near the leaves, moves that lose material by static exchange are skipped.
-    pub see_pruning: bool,
-    /// A move that gives check is searched one ply deeper.
-    pub check_extension: bool,
-    /// The table's move is searched deeper when every other move fails well below its score.
-    pub singular_extension: bool,
-    /// Quiescence also tries quiet checking moves at its first ply.
-    pub quiet_checks_in_qsearch: bool,
-    /// Quiet moves are ordered (and reduced) by their history after the moves one and two
-    /// plies back, too.
-    pub continuation_history: bool,
-    /// The static evaluation is corrected by how the search's scores have differed from it
-    /// in positions with the same structure (`corr_key`: pawns and the king's guard).
-    pub correction_history: bool,
-    /// Captures are ordered by their history as well as by victim and attacker.
-    pub capture_history: bool,
-    /// The time target is scaled by the share of the iteration's nodes the best move took.
-    pub node_share_time: bool,
-    /// ProbCut: a capture that beats beta by a margin at reduced depth cuts the node.
-    pub probcut: bool,
-    /// Each thread's histories and corrections carry over (aged) to the next search, until
-    /// a new game.
-    pub keep_history: bool,
-}
-
-impl Features {
-    /// The switch called `name` (the field's name, ignoring case), to read or set it.
-    pub fn switch(&mut self, name: &str) -> Option<&mut bool> {
-        Some(match name.to_ascii_lowercase().as_str() {
-            "null_move" => &mut self.null_move,
-            "lmr" => &mut self.lmr,
-            "reverse_futility" => &mut self.reverse_futility,
-            "futility" => &mut self.futility,
-            "late_move_pruning" => &mut self.late_move_pruning,
-            "losing_capture_pruning" => &mut self.losing_capture_pruning,
-            "see_pruning" => &mut self.see_pruning,
-            "check_extension" => &mut self.check_extension,
-            "singular_extension" => &mut self.singular_extension,
-            "quiet_checks_in_qsearch" => &mut self.quiet_checks_in_qsearch,
-            "continuation_history" => &mut self.continuation_history,
-            "correction_history" => &mut self.correction_history,
-            "capture_history" => &mut self.capture_history,
-            "node_share_time" => &mut self.node_share_time,
-            "probcut" => &mut self.probcut,
-            "keep_history" => &mut self.keep_history,
-            _ => return None,
-        })
-    }
-
-    /// Every switch's name, as `switch` takes it.
-    pub const NAMES: [&'static str; 16] = [
-        "null_move",
-        "lmr",
-        "reverse_futility",
-        "futility",
-        "late_move_pruning",
-        "losing_capture_pruning",
-        "see_pruning",
-        "check_extension",
-        "singular_extension",
-        "quiet_checks_in_qsearch",
-        "continuation_history",
-        "correction_history",
-        "capture_history",
-        "node_share_time",
-        "probcut",
-        "keep_history",
-    ];
-}
-
-impl Default for Features {
-    fn default() -> Self {
-        Features {
-            null_move: true,
-            lmr: true,
-            reverse_futility: true,
-            futility: true,
-            late_move_pruning: true,
-            losing_capture_pruning: true,
-            see_pruning: false,
-            check_extension: true,
-            singular_extension: true,
-            quiet_checks_in_qsearch: false,
-            continuation_history: true,
-            correction_history: true,
-            capture_history: false,
-            node_share_time: false,
-            probcut: false,
-            keep_history: true,
-        }
-    }
-}
 
 /// What every search thread shares.
 pub(crate) struct Shared<'a> {
