@@ -11,6 +11,7 @@ pub mod bytes;
 pub mod cli;
 pub mod datagen;
 pub mod eval;
+pub mod fit;
 pub mod lines;
 pub mod matches;
 pub mod perft;

@@ -5,7 +5,7 @@ use super::args::{all_cores, take_list};
 use super::Args;
 use crate::board::Position;
 use crate::eval::nnue::Network;
-use crate::train::{self, Config, Data, FloatNet};
+use crate::train::{self, Config, FloatNet};
 use std::time::Instant;
 
 /// One line for `chuhe --help`.
@@ -77,7 +77,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
     }
 
     let clock = Instant::now();
-    let data = Data::load(&files, limit)?;
+    let data = train::load(&files, limit)?;
     if data.train.is_empty() {
         return Err("no quiet positions in the data".into());
     }
