@@ -19,9 +19,10 @@
 //! lock1). A position's lock is the xor of its pieces' `lock1`s, and the side's when Black is
 //! to move. These are facts about the format; the code below is Chuhe's own.
 
-use super::{check_sorted, records_with, BookMove};
+use super::{check_sorted, file_of, records_with, BookMove};
 use crate::board::{Color, Move, Position, Square};
 use crate::bytes::{u16_at, u32_at};
+use std::cmp::Reverse;
 use std::sync::OnceLock;
 
 /// Bytes per record.
@@ -189,14 +190,17 @@ pub fn write(entries: &[(Position, Vec<BookMove>)]) -> Vec<u8> {
             records.push(Record { lock: key, mv: encode(b.mv), value });
         }
     }
-    records.sort_by(|a, b| a.lock.cmp(&b.lock).then(b.value.cmp(&a.value)).then(a.mv.cmp(&b.mv)));
-    let mut out = Vec::with_capacity(records.len() * RECORD);
-    for r in &records {
-        out.extend_from_slice(&r.lock.to_le_bytes());
-        out.extend_from_slice(&r.mv.to_le_bytes());
-        out.extend_from_slice(&r.value.to_le_bytes());
-    }
-    out
+    // No header: the file is its records.
+    file_of(
+        &[],
+        records,
+        |r| (r.lock, Reverse(r.value), r.mv),
+        |r, out| {
+            out.extend_from_slice(&r.lock.to_le_bytes());
+            out.extend_from_slice(&r.mv.to_le_bytes());
+            out.extend_from_slice(&r.value.to_le_bytes());
+        },
+    )
 }
 
 #[cfg(test)]

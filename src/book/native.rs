@@ -17,10 +17,11 @@
 //!
 //! The file is exactly 16 + 16 × N bytes; records of one position are consecutive.
 
-use super::{check_sorted, records_with, BookMove};
+use super::{check_sorted, file_of, records_with, BookMove};
 use crate::board::zobrist::{PIECE_SQUARE, SIDE};
 use crate::board::{Color, Move, Piece, Position};
 use crate::bytes::{u16_at, u32_at, u64_at};
+use std::cmp::Reverse;
 
 /// The first eight bytes of a Chuhe book.
 pub const MAGIC: [u8; 8] = *b"CHUHBOOK";
@@ -110,25 +111,24 @@ impl NativeBook {
 /// Writes positions and their moves as a Chuhe book, sorted by key, heaviest move first;
 /// weight-0 moves are left out.
 pub fn write(entries: &[(Position, Vec<BookMove>)]) -> Vec<u8> {
-    let mut records: Vec<Record> = entries
+    let records: Vec<Record> = entries
         .iter()
         .flat_map(|(pos, moves)| {
             moves.iter().filter(|b| b.weight > 0).map(|b| Record { key: pos.key(), mv: b.mv, weight: b.weight })
         })
         .collect();
-    records.sort_by(|a, b| a.key.cmp(&b.key).then(b.weight.cmp(&a.weight)).then(a.mv.cmp(&b.mv)));
-    let mut out = Vec::with_capacity(HEADER + RECORD * records.len());
-    out.extend_from_slice(&MAGIC);
-    out.extend_from_slice(&VERSION.to_le_bytes());
-    out.extend_from_slice(&(RECORD as u16).to_le_bytes());
-    out.extend_from_slice(&(records.len() as u32).to_le_bytes());
-    for r in &records {
+    let mut head = Vec::with_capacity(HEADER);
+    head.extend_from_slice(&MAGIC);
+    head.extend_from_slice(&VERSION.to_le_bytes());
+    head.extend_from_slice(&(RECORD as u16).to_le_bytes());
+    head.extend_from_slice(&(records.len() as u32).to_le_bytes());
+    let order = |r: &Record| (r.key, Reverse(r.weight), r.mv);
+    file_of(&head, records, order, |r, out| {
         out.extend_from_slice(&r.key.to_le_bytes());
         out.extend_from_slice(&r.mv.0.to_le_bytes());
         out.extend_from_slice(&0u16.to_le_bytes());
         out.extend_from_slice(&r.weight.to_le_bytes());
-    }
-    out
+    })
 }
 
 #[cfg(test)]

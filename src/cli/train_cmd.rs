@@ -1,7 +1,7 @@
 //! `chuhe train --data FILE... --out NET [...]`: trains a network on datagen files and writes
 //! a net file the engine loads (`EvalFile`). See docs/training.md.
 
-use super::args::{all_cores, take_list};
+use super::args::{all_cores, data_files, loaded, sigmoid_scale};
 use super::Args;
 use crate::board::Position;
 use crate::eval::nnue::Network;
@@ -48,11 +48,7 @@ const VALUED: &[&str] =
 
 /// Runs `chuhe train`.
 pub fn run(args: &[String]) -> Result<(), String> {
-    let (files, rest) = take_list(args, "data");
-    let files = files.ok_or("--data FILE... is required")?;
-    if files.is_empty() {
-        return Err("--data needs at least one FILE".into());
-    }
+    let (files, rest) = data_files(args)?;
     let a = Args::parse(&rest, VALUED, &["no-mirror"])?;
     let out = a.value("out").ok_or("--out NET is required")?.to_string();
     let start = match a.value("from") {
@@ -78,24 +74,16 @@ pub fn run(args: &[String]) -> Result<(), String> {
 
     let clock = Instant::now();
     let data = train::load(&files, limit)?;
-    if data.train.is_empty() {
-        return Err("no quiet positions in the data".into());
-    }
-    outln!(
-        "positions {} training, {} validation ({} skipped: check, capture or decisive) loaded in {:.1}s",
-        data.train.len(),
-        data.validation.len(),
-        data.skipped,
-        clock.elapsed().as_secs_f64()
-    );
-    cfg.k = match a.value("k") {
-        Some(_) => a.decimal("k", 0.0, 1.0..=100_000.0)? as f32,
+    loaded(data.train.len(), data.validation.len(), data.skipped, clock)?;
+    let given_k = sigmoid_scale(&a)?;
+    cfg.k = match given_k {
+        Some(k) => k as f32,
         None => start.as_ref().map_or_else(|| train::fit_k(&data.train), |n| n.scale() as f32),
     };
     outln!(
         "sigmoid scale K {:.1} ({}); lambda {}, {} epochs of batches of {}, lr {} -> {}, {} threads, seed {}, mirror {}",
         cfg.k,
-        if a.value("k").is_some() {
+        if given_k.is_some() {
             "given"
         } else if start.is_some() {
             "the --from net's"

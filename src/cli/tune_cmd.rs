@@ -1,7 +1,7 @@
 //! `chuhe tune --data FILE... [--out FILE] [...]`: fits the evaluation's weights to datagen
 //! files and writes them as `src/eval/weights.rs` source. See docs/training.md.
 
-use super::args::{all_cores, take_list};
+use super::args::{all_cores, data_files, loaded, sigmoid_scale};
 use super::Args;
 use crate::tune::{self, Data, Loss, Schedule};
 use std::time::Instant;
@@ -41,12 +41,7 @@ const VALUED: &[&str] = &["out", "epochs", "rate", "lambda", "k", "threads", "li
 
 /// Runs `chuhe tune`.
 pub fn run(args: &[String]) -> Result<(), String> {
-    // `--data` takes every file up to the next flag.
-    let (files, rest) = take_list(args, "data");
-    let files = files.ok_or("--data FILE... is required")?;
-    if files.is_empty() {
-        return Err("--data needs at least one FILE".into());
-    }
+    let (files, rest) = data_files(args)?;
     let a = Args::parse(&rest, VALUED, &["no-rescale"])?;
     let epochs = a.number("epochs", 0, 1_000_000, Some(300))? as usize;
     let threads = a.number("threads", 1, 256, Some(all_cores()))? as usize;
@@ -64,23 +59,12 @@ pub fn run(args: &[String]) -> Result<(), String> {
 
     let clock = Instant::now();
     let data = Data::load(&files, limit)?;
-    if data.train.is_empty() {
-        return Err("no quiet positions in the data".into());
-    }
-    outln!(
-        "positions {} training, {} validation ({} skipped: check, capture or decisive) loaded in {:.1}s",
-        data.train.len(),
-        data.validation.len(),
-        data.skipped,
-        clock.elapsed().as_secs_f64()
-    );
-    let k = match a.value("k") {
-        Some(_) => a.decimal("k", 0.0, 1.0..=100_000.0)?,
-        None => tune::fit_k(&data.train, &start, threads),
-    };
+    loaded(data.train.len(), data.validation.len(), data.skipped, clock)?;
+    let given_k = sigmoid_scale(&a)?;
+    let k = given_k.unwrap_or_else(|| tune::fit_k(&data.train, &start, threads));
     let loss = Loss { k, lambda, threads };
     let before = (loss.of(&data.train, &start), loss.of(&data.validation, &start));
-    outln!("sigmoid scale K {k:.1} (fitted to the results: {})", a.value("k").is_none());
+    outln!("sigmoid scale K {k:.1} (fitted to the results: {})", given_k.is_none());
     outln!("loss before: training {:.6} validation {:.6}", before.0, before.1);
     let tuned = tune::descend(&data, &loss, Schedule { epochs, rate }, &start, |e| {
         if e.number % every == 0 {

@@ -8,7 +8,7 @@
 
 use crate::board::{Color, PieceKind, Square};
 use crate::datagen::Record;
-use crate::eval::{tally, trace, COUNT, PHASE_MAX, S, SECTIONS, WEIGHTS};
+use crate::eval::{tally, trace, Section, COUNT, PHASE_MAX, S, SECTIONS, SQUARES, WEIGHTS};
 use crate::fit::{self, sigmoid, Adam};
 
 /// One traced position and its labels, Red's view.
@@ -312,15 +312,30 @@ pub fn weights_file(w: &[S], provenance: &str) -> String {
     for line in provenance.lines() {
         out.push_str(&format!("//! {line}\n").replace("//! \n", "//!\n"));
     }
-    out.push_str("\nuse super::params::S;\n");
+    // A square table's trailing all-zero ranks are left out (`params::ranks` restores them).
+    let kept = |s: &Section| {
+        let rows = &w[s.start..s.start + s.len];
+        if s.len == SQUARES {
+            rows.iter().rposition(|v| *v != S(0, 0)).map_or(s.row, |i| (i / s.row + 1) * s.row)
+        } else {
+            s.len
+        }
+    };
+    let trims = SECTIONS.iter().any(|s| kept(s) < s.len);
+    out.push_str(if trims { "\nuse super::params::{ranks, S};\n" } else { "\nuse super::params::S;\n" });
     for s in SECTIONS {
-        out.push_str(&format!("\n/// {}\n#[rustfmt::skip]\npub(super) const {}: [S; {}] = [\n", s.doc, s.name, s.len));
-        for (r, row) in w[s.start..s.start + s.len].chunks(s.row).enumerate() {
+        let n = kept(&s);
+        let open = if n < s.len { "ranks([" } else { "[" };
+        out.push_str(&format!(
+            "\n/// {}\n#[rustfmt::skip]\npub(super) const {}: [S; {}] = {open}\n",
+            s.doc, s.name, s.len
+        ));
+        for (r, row) in w[s.start..s.start + n].chunks(s.row).enumerate() {
             let cells: Vec<String> = row.iter().map(|v| format!("S({}, {}),", v.0, v.1)).collect();
             let rank = if s.row == 5 { format!(" // rank {r}") } else { String::new() };
             out.push_str(&format!("    {}{rank}\n", cells.join(" ")));
         }
-        out.push_str("];\n");
+        out.push_str(if n < s.len { "]);\n" } else { "];\n" });
     }
     out
 }
@@ -329,10 +344,14 @@ pub fn weights_file(w: &[S], provenance: &str) -> String {
 pub fn parse_weights(source: &str) -> Result<Vec<S>, String> {
     let mut out = Vec::with_capacity(COUNT);
     for s in SECTIONS {
-        let head = format!("const {}: [S; {}] = [", s.name, s.len);
+        let head = format!("const {}: [S; {}] = ", s.name, s.len);
         let at = source.find(&head).ok_or_else(|| format!("no table {} of {} weights", s.name, s.len))?;
-        let body = &source[at + head.len()..];
-        let body = &body[..body.find("];").ok_or_else(|| format!("{} is not closed", s.name))?];
+        let rest = &source[at + head.len()..];
+        // `ranks([...])` gives a square table up to its last rank with a weight.
+        let (open, close, trimmed) =
+            if rest.starts_with("ranks([") { ("ranks([", "]);", true) } else { ("[", "];", false) };
+        let body = rest.strip_prefix(open).ok_or_else(|| format!("{} does not open with '['", s.name))?;
+        let body = &body[..body.find(close).ok_or_else(|| format!("{} is not closed", s.name))?];
         let mut n = 0;
         for cell in body.split("S(").skip(1) {
             let inner = &cell[..cell.find(')').ok_or_else(|| format!("{}: a weight is not closed", s.name))?];
@@ -342,7 +361,9 @@ pub fn parse_weights(source: &str) -> Result<Vec<S>, String> {
             out.push(S(num(a)?, num(b)?));
             n += 1;
         }
-        if n != s.len {
+        if trimmed && s.len == SQUARES && n <= s.len && n % s.row == 0 {
+            out.extend(std::iter::repeat_n(S(0, 0), s.len - n));
+        } else if n != s.len {
             return Err(format!("{} has {n} weights, not {}", s.name, s.len));
         }
     }
@@ -441,6 +462,21 @@ mod tests {
         assert_eq!(parse_weights(shipped).unwrap(), WEIGHTS.to_vec());
         let broken = text.replacen("S(", "S(x", 1);
         assert!(parse_weights(&broken).is_err());
+        // The shipped file is exactly what the writer writes for its weights and provenance.
+        let provenance: Vec<&str> =
+            shipped.lines().skip(2).map_while(|l| l.strip_prefix("//!")).map(str::trim_start).collect();
+        assert_eq!(weights_file(&WEIGHTS, &provenance.join("\n")), shipped);
+        // A square table's trailing zero ranks are left out and come back; an empty one keeps
+        // its first rank.
+        let mut w = WEIGHTS.to_vec();
+        let king = SECTIONS.iter().find(|s| s.name == "KING_SQUARES").unwrap().start;
+        w[king..king + SQUARES].fill(S(0, 0));
+        w[king + 7] = S(5, -5); // rank 1
+        let text = weights_file(&w, "test");
+        assert!(text.contains("KING_SQUARES: [S; 50] = ranks([") && text.contains("use super::params::{ranks, S};"));
+        assert_eq!(parse_weights(&text).unwrap(), w);
+        w[king + 7] = S(0, 0);
+        assert_eq!(parse_weights(&weights_file(&w, "test")).unwrap(), w);
     }
 
     #[test]
