@@ -24,13 +24,14 @@ import sys
 
 
 def read_params(engine):
-    """name -> (default, min, max) for every integer parameter `chuhe params` lists."""
+    """name -> (default, min, max) for every integer parameter `chuhe params` lists
+    (OpenBench's SPSA input: name, int, default, min, max, step, rate)."""
     out = subprocess.run([engine, "params"], capture_output=True, text=True, check=True).stdout
     specs = {}
     for line in out.splitlines():
         fields = [f.strip() for f in line.split(",")]
-        if len(fields) == 5 and fields[1] == "int":
-            specs[fields[0]] = tuple(int(v) for v in fields[2:])
+        if len(fields) in (5, 7) and fields[1] == "int":
+            specs[fields[0]] = tuple(int(v) for v in fields[2:5])
     return specs
 
 

@@ -7,9 +7,11 @@
 
 pub mod board;
 pub mod book;
+pub mod bytes;
 pub mod cli;
 pub mod datagen;
 pub mod eval;
+pub mod fit;
 pub mod lines;
 pub mod matches;
 pub mod perft;

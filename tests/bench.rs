@@ -1,10 +1,14 @@
 //! `chuhe bench` from the binary: one line per position, one summary line, and a node count
-//! that is the same on every run (the search's signature).
+//! that is the same on every run (the search's signature), pinned in `bench_signature.txt`.
 
 use std::process::Command;
 
 fn bench(depth: &str) -> (Vec<String>, u64) {
-    let out = Command::new(env!("CARGO_BIN_EXE_chuhe")).args(["bench", "--depth", depth]).output().unwrap();
+    let mut args = vec!["bench"];
+    if !depth.is_empty() {
+        args.extend(["--depth", depth]);
+    }
+    let out = Command::new(env!("CARGO_BIN_EXE_chuhe")).args(args).output().unwrap();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let text = String::from_utf8(out.stdout).unwrap();
     let lines: Vec<String> = text.lines().map(str::to_string).collect();
@@ -23,6 +27,26 @@ fn bench_node_count_is_a_stable_signature() {
     assert_eq!(a, b);
     let (_, deeper) = bench("6");
     assert!(deeper > a);
+}
+
+/// The signature `chuhe bench` must print: the number in `tests/bench_signature.txt`.
+fn pinned_signature() -> u64 {
+    let text = include_str!("bench_signature.txt");
+    let mut numbers = text.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#'));
+    let pinned = numbers.next().expect("bench_signature.txt holds the node count");
+    assert!(numbers.next().is_none(), "bench_signature.txt holds one number");
+    pinned.parse().expect("bench_signature.txt: a whole number")
+}
+
+#[test]
+fn bench_prints_the_pinned_signature() {
+    let (_, nodes) = bench("");
+    let pinned = pinned_signature();
+    assert_eq!(
+        nodes, pinned,
+        "chuhe bench searched {nodes} nodes, tests/bench_signature.txt pins {pinned}: the search changed. \
+         If on purpose, write {nodes} there in the same commit and say 'bench {nodes}' in its message."
+    );
 }
 
 #[test]

@@ -155,7 +155,8 @@ fn bad_input_is_one_line_on_stderr_with_status_2_for_every_tool() {
         (&["tune"], "--data FILE... is required"),
         (&["tune", "--data="], "at least one FILE"),
         (&["tune", "--data", missing], "cannot open"),
-        (&["params", "--all"], "takes no arguments"),
+        (&["params", "--all"], "unknown option '--all'"),
+        (&["params", "all"], "unexpected argument 'all'"),
     ];
     for (args, needle) in cases {
         refused(args, &format!("chuhe {}: ", args[0]), needle);
@@ -278,6 +279,23 @@ fn check_examples(source: &str, text: &str) -> usize {
         ran += 1;
     }
     ran
+}
+
+#[test]
+fn params_prints_openbench_spsa_input_and_switches_apart() {
+    // OpenBench takes 'name, int|float, start, min, max, C_end, R_end' lines, nothing else.
+    let lines = ok(&chuhe(&["params"]));
+    assert!(lines.lines().count() > 40, "{lines}");
+    for line in lines.lines() {
+        let f: Vec<&str> = line.split(", ").collect();
+        assert_eq!((f.len(), f[1]), (7, "int"), "{line}");
+        let n: Vec<i64> = f[2..6].iter().map(|v| v.parse().unwrap()).collect();
+        assert!(n[1] <= n[0] && n[0] <= n[2] && n[3] >= 1 && n[3] <= n[2] - n[1], "{line}");
+        assert_eq!(f[6], "0.002", "{line}");
+    }
+    let switches = ok(&chuhe(&["params", "--switches"]));
+    assert!(switches.contains("null_move, bool, true\n") && switches.contains("probcut, bool, false\n"));
+    assert!(switches.lines().all(|l| l.split(", ").nth(1) == Some("bool")), "{switches}");
 }
 
 #[test]

@@ -381,7 +381,8 @@ impl std::fmt::Debug for Position {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::testing::{random_games, Xorshift};
+    use crate::board::testing::random_games;
+    use crate::board::zobrist::Rng;
 
     #[test]
     fn slot_layout_holds_the_full_set() {
@@ -402,7 +403,7 @@ mod tests {
 
     #[test]
     fn random_games_keep_key_and_unmake_exact() {
-        let mut rng = Xorshift(0x1234_5678_9abc_def1);
+        let mut rng = Rng::new(0x1234_5678_9abc_def1);
         let mut plies = 0;
         for _ in 0..300 {
             let mut pos = Position::startpos();

@@ -9,9 +9,9 @@ pub const fn splitmix(state: u64) -> (u64, u64) {
     (s, z ^ (z >> 31))
 }
 
-/// A small seeded generator over `splitmix`: the one the engine's random choices share
-/// (datagen's openings, book moves, the weakened search's pick), so each is reproducible
-/// from its seed.
+/// A small seeded generator over `splitmix`: the crate's one generator, shared by every
+/// random choice (datagen's openings, book moves, the weakened search's pick, the match
+/// runner's opening order, the tests' random games), so each is reproducible from its seed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Rng(u64);
 
@@ -38,6 +38,27 @@ impl Rng {
     /// A number in `0..n` (`n > 0`).
     pub fn below(&mut self, n: usize) -> usize {
         (self.next_u64() % n as u64) as usize
+    }
+
+    /// Puts `items` in a random order (Fisher-Yates).
+    pub fn shuffle<T>(&mut self, items: &mut [T]) {
+        for i in (1..items.len()).rev() {
+            items.swap(i, self.below(i + 1));
+        }
+    }
+}
+
+/// Puts `items` in the order `chuhe match -srand SEED` gives its openings (xorshift64*). It is
+/// not [`Rng::shuffle`] on purpose: the seeds of the matches in `docs/strength.md` must replay
+/// the same openings and colours in every build, so this sequence never changes.
+pub fn match_order<T>(items: &mut [T], seed: u64) {
+    let mut x = seed | 1;
+    for i in (1..items.len()).rev() {
+        x ^= x >> 12;
+        x ^= x << 25;
+        x ^= x >> 27;
+        let r = x.wrapping_mul(0x2545_F491_4F6C_DD1D);
+        items.swap(i, (r % (i as u64 + 1)) as usize);
     }
 }
 
@@ -80,6 +101,30 @@ mod tests {
         assert_eq!(xs, (0..200).map(|_| b.below(10)).collect::<Vec<_>>());
         assert!((0..10).all(|v| xs.contains(&v)) && xs.iter().all(|&x| x < 10));
         assert_ne!(Rng::new(1).next_u64(), Rng::new(2).next_u64());
+    }
+
+    #[test]
+    fn the_match_order_of_a_seed_never_changes() {
+        // Issue 18: published `-srand` figures replay only if this order stays.
+        let mut v: Vec<u32> = (0..12).collect();
+        match_order(&mut v, 7);
+        assert_eq!(v, [7, 3, 11, 0, 2, 8, 5, 1, 6, 4, 9, 10]);
+    }
+
+    #[test]
+    fn a_shuffle_is_a_seeded_permutation() {
+        let shuffled = |seed| {
+            let mut v: Vec<u32> = (0..60).collect();
+            Rng::new(seed).shuffle(&mut v);
+            v
+        };
+        let v = shuffled(7);
+        assert_eq!(v, shuffled(7));
+        assert_ne!(v, shuffled(8));
+        assert_ne!(v, (0..60).collect::<Vec<_>>());
+        let mut sorted = v;
+        sorted.sort_unstable();
+        assert_eq!(sorted, (0..60).collect::<Vec<_>>());
     }
 
     #[test]

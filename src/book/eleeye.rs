@@ -19,8 +19,10 @@
 //! lock1). A position's lock is the xor of its pieces' `lock1`s, and the side's when Black is
 //! to move. These are facts about the format; the code below is Chuhe's own.
 
-use super::{check_sorted, records_with, BookMove};
+use super::{check_sorted, file_of, records_with, BookMove};
 use crate::board::{Color, Move, Position, Square};
+use crate::bytes::{u16_at, u32_at};
+use std::cmp::Reverse;
 use std::sync::OnceLock;
 
 /// Bytes per record.
@@ -149,11 +151,7 @@ impl EleeyeBook {
         }
         let records: Vec<Record> = bytes
             .chunks_exact(RECORD)
-            .map(|c| Record {
-                lock: u32::from_le_bytes([c[0], c[1], c[2], c[3]]),
-                mv: u16::from_le_bytes([c[4], c[5]]),
-                value: u16::from_le_bytes([c[6], c[7]]),
-            })
+            .map(|c| Record { lock: u32_at(c, 0), mv: u16_at(c, 4), value: u16_at(c, 6) })
             .collect();
         // Sorted locks are what a lookup relies on; random bytes fail this almost surely.
         check_sorted(&records, "lock", |r| r.lock)?;
@@ -192,14 +190,17 @@ pub fn write(entries: &[(Position, Vec<BookMove>)]) -> Vec<u8> {
             records.push(Record { lock: key, mv: encode(b.mv), value });
         }
     }
-    records.sort_by(|a, b| a.lock.cmp(&b.lock).then(b.value.cmp(&a.value)).then(a.mv.cmp(&b.mv)));
-    let mut out = Vec::with_capacity(records.len() * RECORD);
-    for r in &records {
-        out.extend_from_slice(&r.lock.to_le_bytes());
-        out.extend_from_slice(&r.mv.to_le_bytes());
-        out.extend_from_slice(&r.value.to_le_bytes());
-    }
-    out
+    // No header: the file is its records.
+    file_of(
+        &[],
+        records,
+        |r| (r.lock, Reverse(r.value), r.mv),
+        |r, out| {
+            out.extend_from_slice(&r.lock.to_le_bytes());
+            out.extend_from_slice(&r.mv.to_le_bytes());
+            out.extend_from_slice(&r.value.to_le_bytes());
+        },
+    )
 }
 
 #[cfg(test)]

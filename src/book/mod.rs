@@ -186,6 +186,22 @@ fn records_with<R, K: Ord>(records: &[R], key: K, key_of: impl Fn(&R) -> K) -> &
     &records[start..start + len]
 }
 
+/// A book file: `head`, then `records` in `order` (the lookup's: by key, the heaviest move
+/// first, then by move), each as `put` writes it.
+fn file_of<R, K: Ord>(
+    head: &[u8],
+    mut records: Vec<R>,
+    order: impl Fn(&R) -> K,
+    put: impl Fn(&R, &mut Vec<u8>),
+) -> Vec<u8> {
+    records.sort_by_key(order);
+    let mut out = head.to_vec();
+    for r in &records {
+        put(r, &mut out);
+    }
+    out
+}
+
 /// The check that makes a lookup sound: an error naming the first record out of key order.
 fn check_sorted<R, K: Ord>(records: &[R], what: &str, key_of: impl Fn(&R) -> K) -> Result<(), String> {
     match records.windows(2).position(|w| key_of(&w[0]) > key_of(&w[1])) {

@@ -17,9 +17,11 @@
 //!
 //! The file is exactly 16 + 16 × N bytes; records of one position are consecutive.
 
-use super::{check_sorted, records_with, BookMove};
+use super::{check_sorted, file_of, records_with, BookMove};
 use crate::board::zobrist::{PIECE_SQUARE, SIDE};
 use crate::board::{Color, Move, Piece, Position};
+use crate::bytes::{u16_at, u32_at, u64_at};
+use std::cmp::Reverse;
 
 /// The first eight bytes of a Chuhe book.
 pub const MAGIC: [u8; 8] = *b"CHUHBOOK";
@@ -60,14 +62,6 @@ pub struct NativeBook {
     records: Vec<Record>,
 }
 
-fn u16_at(b: &[u8], at: usize) -> u16 {
-    u16::from_le_bytes([b[at], b[at + 1]])
-}
-
-fn u32_at(b: &[u8], at: usize) -> u32 {
-    u32::from_le_bytes([b[at], b[at + 1], b[at + 2], b[at + 3]])
-}
-
 impl NativeBook {
     /// Checks and reads a whole file: magic, version, record size, length, sorted keys, and
     /// moves between board points.
@@ -91,7 +85,7 @@ impl NativeBook {
         }
         let mut records = Vec::with_capacity(count);
         for (i, r) in bytes[HEADER..].chunks_exact(RECORD).enumerate() {
-            let key = u64::from_le_bytes(r[0..8].try_into().expect("8 bytes"));
+            let key = u64_at(r, 0);
             let mv = Move(u16_at(r, 8));
             if !mv.from().on_board() || !mv.to().on_board() || mv.from() == mv.to() {
                 return Err(format!("record {}: the move {:#06x} is not between two board points", i + 1, mv.0));
@@ -117,25 +111,24 @@ impl NativeBook {
 /// Writes positions and their moves as a Chuhe book, sorted by key, heaviest move first;
 /// weight-0 moves are left out.
 pub fn write(entries: &[(Position, Vec<BookMove>)]) -> Vec<u8> {
-    let mut records: Vec<Record> = entries
+    let records: Vec<Record> = entries
         .iter()
         .flat_map(|(pos, moves)| {
             moves.iter().filter(|b| b.weight > 0).map(|b| Record { key: pos.key(), mv: b.mv, weight: b.weight })
         })
         .collect();
-    records.sort_by(|a, b| a.key.cmp(&b.key).then(b.weight.cmp(&a.weight)).then(a.mv.cmp(&b.mv)));
-    let mut out = Vec::with_capacity(HEADER + RECORD * records.len());
-    out.extend_from_slice(&MAGIC);
-    out.extend_from_slice(&VERSION.to_le_bytes());
-    out.extend_from_slice(&(RECORD as u16).to_le_bytes());
-    out.extend_from_slice(&(records.len() as u32).to_le_bytes());
-    for r in &records {
+    let mut head = Vec::with_capacity(HEADER);
+    head.extend_from_slice(&MAGIC);
+    head.extend_from_slice(&VERSION.to_le_bytes());
+    head.extend_from_slice(&(RECORD as u16).to_le_bytes());
+    head.extend_from_slice(&(records.len() as u32).to_le_bytes());
+    let order = |r: &Record| (r.key, Reverse(r.weight), r.mv);
+    file_of(&head, records, order, |r, out| {
         out.extend_from_slice(&r.key.to_le_bytes());
         out.extend_from_slice(&r.mv.0.to_le_bytes());
         out.extend_from_slice(&0u16.to_le_bytes());
         out.extend_from_slice(&r.weight.to_le_bytes());
-    }
-    out
+    })
 }
 
 #[cfg(test)]

@@ -139,6 +139,36 @@ pub fn all_cores() -> u64 {
     std::thread::available_parallelism().map_or(1, |n| n.get() as u64)
 }
 
+/// The datagen files of `chuhe tune` and `chuhe train`'s `--data FILE...` (every word up to
+/// the next flag) and the other arguments.
+pub fn data_files(args: &[String]) -> Result<(Vec<String>, Vec<String>), String> {
+    let (files, rest) = take_list(args, "data");
+    let files = files.ok_or("--data FILE... is required")?;
+    if files.is_empty() {
+        return Err("--data needs at least one FILE".into());
+    }
+    Ok((files, rest))
+}
+
+/// The fitters' report of the data they loaded since `clock` started (`fit::Split`'s
+/// sizes); an error when there is nothing to train on.
+pub fn loaded(train: usize, validation: usize, skipped: u64, clock: std::time::Instant) -> Result<(), String> {
+    if train == 0 {
+        return Err("no quiet positions in the data".into());
+    }
+    outln!(
+        "positions {train} training, {validation} validation ({skipped} skipped: check, capture or decisive) \
+         loaded in {:.1}s",
+        clock.elapsed().as_secs_f64()
+    );
+    Ok(())
+}
+
+/// `--k K`, the sigmoid scale the fitters are given (`None`: they fit it).
+pub fn sigmoid_scale(a: &Args) -> Result<Option<f64>, String> {
+    a.value("k").map(|_| a.decimal("k", 0.0, 1.0..=100_000.0)).transpose()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

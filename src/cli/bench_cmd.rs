@@ -88,9 +88,9 @@ pub fn run(args: &[String]) -> Result<(), String> {
             Score::Mate(m) => format!("mate {m}"),
         };
         let best = r.best.map_or("none".to_string(), |m| m.to_string());
-        println!("position {:2} nodes {:9} time {:6} best {best} score {score}  {fen}", i + 1, r.nodes, ms);
+        outln!("position {:2} nodes {:9} time {:6} best {best} score {score}  {fen}", i + 1, r.nodes, ms);
     })?;
-    println!("nodes {nodes} time {ms} nps {}", nodes * 1000 / ms.max(1));
+    outln!("nodes {nodes} time {ms} nps {}", nodes * 1000 / ms.max(1));
     Ok(())
 }
 

@@ -101,7 +101,7 @@ fn run_build(args: &[String]) -> Result<(), String> {
     if s.illegal > 0 {
         notes += &format!(", {} cut at an illegal move", s.illegal);
     }
-    println!(
+    outln!(
         "{out}: {} book, {} positions, {} moves, from {} games{notes} (depth {depth}, min-games {min_games})",
         format.name(),
         s.positions,
@@ -126,14 +126,14 @@ fn run_probe(args: &[String]) -> Result<(), String> {
     let moves = book.moves(&pos);
     let head = format!("{path}: {} book, {} records", book.format().name(), book.records());
     if moves.is_empty() {
-        println!("{head}; the position is not in the book");
+        outln!("{head}; the position is not in the book");
         return Ok(());
     }
     let total = total_weight(&moves);
     let n = moves.len();
-    println!("{head}; {n} move{}, total weight {total}", if n == 1 { "" } else { "s" });
+    outln!("{head}; {n} move{}, total weight {total}", if n == 1 { "" } else { "s" });
     for b in &moves {
-        println!("{}  {:>6}  {:5.1}%", b.mv, b.weight, 100.0 * f64::from(b.weight) / total as f64);
+        outln!("{}  {:>6}  {:5.1}%", b.mv, b.weight, 100.0 * f64::from(b.weight) / total as f64);
     }
     Ok(())
 }

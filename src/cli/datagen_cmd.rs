@@ -77,7 +77,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
         if files.is_empty() {
             return Err("--stats needs at least one FILE".into());
         }
-        print!("{}", Stats::of_files(&files)?.report());
+        out!("{}", Stats::of_files(&files)?.report());
         return Ok(());
     }
     let (cfg, out) = config(args)?;

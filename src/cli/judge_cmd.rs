@@ -215,7 +215,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
         out.push_str(&judge(rec, json));
         out.push('\n');
     }
-    print!("{out}");
+    out!("{out}");
     Ok(())
 }
 

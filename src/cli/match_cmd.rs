@@ -1,5 +1,6 @@
 //! `chuhe match`: engine-vs-engine matches with cutechess-cli's flags (see README, "Match").
 
+use crate::board::zobrist::match_order;
 use crate::matches::engine::{EngineConfig, Limit, Proto};
 use crate::matches::game::{Adjudication, DrawRule, ResignRule};
 use crate::matches::openings::{load_openings, Opening};
@@ -265,18 +266,6 @@ impl EngineDraft {
     }
 }
 
-/// A small seeded shuffle for `order=random` (xorshift64*).
-fn shuffle<T>(items: &mut [T], seed: u64) {
-    let mut x = seed | 1;
-    for i in (1..items.len()).rev() {
-        x ^= x >> 12;
-        x ^= x << 25;
-        x ^= x >> 27;
-        let r = x.wrapping_mul(0x2545_F491_4F6C_DD1D);
-        items.swap(i, (r % (i as u64 + 1)) as usize);
-    }
-}
-
 /// The flags read so far, before the engines and openings are complete.
 struct Flags {
     drafts: Vec<EngineDraft>,
@@ -399,7 +388,7 @@ impl Flags {
             let seed = self.srand.unwrap_or_else(|| {
                 std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(1, |d| d.as_nanos() as u64)
             });
-            shuffle(&mut openings, seed);
+            match_order(&mut openings, seed);
         }
         let skip = (self.start.max(1) - 1) % openings.len();
         openings.rotate_left(skip);
@@ -601,17 +590,5 @@ mod tests {
         assert_eq!(cfg.debug, Some(DebugTo::File("/tmp/x.log".into())));
         let two = parse(&words("-engine cmd=a st=1 -engine cmd=b st=1 -debug")).unwrap();
         assert_eq!(two.debug, Some(DebugTo::Stderr));
-    }
-
-    #[test]
-    fn random_order_is_a_seeded_permutation() {
-        let mut v: Vec<u32> = (0..60).collect();
-        shuffle(&mut v, 7);
-        let mut w: Vec<u32> = (0..60).collect();
-        shuffle(&mut w, 7);
-        assert_eq!(v, w);
-        assert_ne!(v, (0..60).collect::<Vec<_>>());
-        v.sort_unstable();
-        assert_eq!(v, (0..60).collect::<Vec<_>>());
     }
 }

@@ -2,12 +2,23 @@
 //! Each tool's help text lives beside its flag parsing (`ABOUT` and `HELP` in its file); this
 //! module lists the tools, prints help and the version, and runs the protocol loop.
 
+/// `print!` for the tools: quiet when stdout's reader has gone away (`out::write`).
+macro_rules! out {
+    ($($arg:tt)*) => { $crate::cli::out::write(format_args!($($arg)*)) };
+}
+
+/// `println!` for the tools: quiet when stdout's reader has gone away (`out::write`).
+macro_rules! outln {
+    ($($arg:tt)*) => { $crate::cli::out::write(format_args!("{}\n", format_args!($($arg)*))) };
+}
+
 mod args;
 mod bench_cmd;
 mod book_cmd;
 mod datagen_cmd;
 mod judge_cmd;
 mod match_cmd;
+mod out;
 mod params_cmd;
 mod perft_cmd;
 mod perft_diff_cmd;
@@ -148,7 +159,7 @@ fn fail(who: &str, msg: &str) -> ExitCode {
 
 /// Prints `text` on stdout: status 0.
 fn print(text: &str) -> ExitCode {
-    println!("{text}");
+    outln!("{text}");
     ExitCode::SUCCESS
 }
 

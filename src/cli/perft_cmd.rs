@@ -80,7 +80,7 @@ pub fn run(args: &[String]) -> Result<ExitCode, String> {
     let split = counter.divide(&mut pos, depth, report);
     if a.flag("divide") {
         for (m, n) in &split {
-            println!("{m}: {n}");
+            outln!("{m}: {n}");
         }
     }
     summary(split.iter().map(|(_, n)| n).sum(), start);
@@ -91,7 +91,7 @@ pub fn run(args: &[String]) -> Result<ExitCode, String> {
 fn summary(nodes: u64, start: Instant) {
     let elapsed = start.elapsed();
     let nps = (nodes as f64 / elapsed.as_secs_f64().max(1e-9)) as u64;
-    println!("nodes {nodes} time {} nps {nps}", elapsed.as_millis());
+    outln!("nodes {nodes} time {} nps {nps}", elapsed.as_millis());
 }
 
 /// Progress lines on stderr, one per root move done: how many, which, its count, the time so
@@ -142,7 +142,7 @@ fn suite(counter: &Perft, file: &str, limit: u32) -> Result<ExitCode, String> {
             nodes += got;
             checked += 1;
             let verdict = if got == want { "ok".to_string() } else { format!("want {want} MISMATCH") };
-            println!("position {} depth {depth} nodes {got} {verdict}", k + 1);
+            outln!("position {} depth {depth} nodes {got} {verdict}", k + 1);
             if got != want {
                 failed += 1;
                 eprintln!(

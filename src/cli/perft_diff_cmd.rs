@@ -214,7 +214,7 @@ pub fn run(args: &[String]) -> Result<ExitCode, String> {
         Err(f) => Err(format!("engine '{name}' failed on 'go perft {d}' at {fen}: {}", describe(f))),
     };
     let counter = Perft { threads, table: table.as_ref() };
-    let outcome = descend(pos, depth, &counter, &mut ask, &mut |line| println!("{line}"));
+    let outcome = descend(pos, depth, &counter, &mut ask, &mut |line| outln!("{line}"));
     process.quit();
     Ok(report(&outcome?))
 }
@@ -231,19 +231,19 @@ fn report(outcome: &Outcome) -> ExitCode {
     let list = |v: &[String]| if v.is_empty() { "none".to_string() } else { v.join(" ") };
     match outcome {
         Outcome::Agree { total, moves } => {
-            println!("the engines agree: {total} leaves over {moves} root moves");
+            outln!("the engines agree: {total} leaves over {moves} root moves");
             ExitCode::SUCCESS
         }
         Outcome::Differ { fen, path, missing, extra } => {
-            println!("the legal moves differ at: {fen}");
-            println!("path: {}", moves(path));
-            println!("missing (legal, the engine lacks them): {}", list(missing));
-            println!("extra (the engine has them, not legal): {}", list(extra));
+            outln!("the legal moves differ at: {fen}");
+            outln!("path: {}", moves(path));
+            outln!("missing (legal, the engine lacks them): {}", list(missing));
+            outln!("extra (the engine has them, not legal): {}", list(extra));
             ExitCode::FAILURE
         }
         Outcome::Inconsistent { fen, path, ours, theirs } => {
-            println!("the engine's count after {} was {theirs} (ours {ours}), yet every count at", moves(path));
-            println!("{fen} agrees: its counts are inconsistent (a cache or counting bug, not move generation)");
+            outln!("the engine's count after {} was {theirs} (ours {ours}), yet every count at", moves(path));
+            outln!("{fen} agrees: its counts are inconsistent (a cache or counting bug, not move generation)");
             ExitCode::FAILURE
         }
     }

@@ -80,11 +80,11 @@ pub fn run(args: &[String]) -> Result<(), String> {
         }
     }
     if unfinished > 0 {
-        println!("unfinished games skipped: {unfinished}");
+        outln!("unfinished games skipped: {unfinished}");
     }
-    println!("{}", score_line([&a, &b], &tally));
+    outln!("{}", score_line([&a, &b], &tally));
     for line in rating_lines(&tally, sprt.as_ref()) {
-        println!("{line}");
+        outln!("{line}");
     }
     Ok(())
 }

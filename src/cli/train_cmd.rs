@@ -1,11 +1,11 @@
 //! `chuhe train --data FILE... --out NET [...]`: trains a network on datagen files and writes
 //! a net file the engine loads (`EvalFile`). See docs/training.md.
 
-use super::args::{all_cores, take_list};
+use super::args::{all_cores, data_files, loaded, sigmoid_scale};
 use super::Args;
 use crate::board::Position;
 use crate::eval::nnue::Network;
-use crate::train::{self, Config, Data, FloatNet};
+use crate::train::{self, Config, FloatNet};
 use std::time::Instant;
 
 /// One line for `chuhe --help`.
@@ -48,11 +48,7 @@ const VALUED: &[&str] =
 
 /// Runs `chuhe train`.
 pub fn run(args: &[String]) -> Result<(), String> {
-    let (files, rest) = take_list(args, "data");
-    let files = files.ok_or("--data FILE... is required")?;
-    if files.is_empty() {
-        return Err("--data needs at least one FILE".into());
-    }
+    let (files, rest) = data_files(args)?;
     let a = Args::parse(&rest, VALUED, &["no-mirror"])?;
     let out = a.value("out").ok_or("--out NET is required")?.to_string();
     let start = match a.value("from") {
@@ -77,25 +73,17 @@ pub fn run(args: &[String]) -> Result<(), String> {
     }
 
     let clock = Instant::now();
-    let data = Data::load(&files, limit)?;
-    if data.train.is_empty() {
-        return Err("no quiet positions in the data".into());
-    }
-    println!(
-        "positions {} training, {} validation ({} skipped: check, capture or decisive) loaded in {:.1}s",
-        data.train.len(),
-        data.validation.len(),
-        data.skipped,
-        clock.elapsed().as_secs_f64()
-    );
-    cfg.k = match a.value("k") {
-        Some(_) => a.decimal("k", 0.0, 1.0..=100_000.0)? as f32,
+    let data = train::load(&files, limit)?;
+    loaded(data.train.len(), data.validation.len(), data.skipped, clock)?;
+    let given_k = sigmoid_scale(&a)?;
+    cfg.k = match given_k {
+        Some(k) => k as f32,
         None => start.as_ref().map_or_else(|| train::fit_k(&data.train), |n| n.scale() as f32),
     };
-    println!(
+    outln!(
         "sigmoid scale K {:.1} ({}); lambda {}, {} epochs of batches of {}, lr {} -> {}, {} threads, seed {}, mirror {}",
         cfg.k,
-        if a.value("k").is_some() {
+        if given_k.is_some() {
             "given"
         } else if start.is_some() {
             "the --from net's"
@@ -113,9 +101,9 @@ pub fn run(args: &[String]) -> Result<(), String> {
     );
     let net = start.as_ref().map_or_else(|| FloatNet::random(cfg.seed), FloatNet::from_network);
     let before = (net.loss(&data.train, &cfg), net.loss(&data.validation, &cfg));
-    println!("loss before: training {:.6} validation {:.6}", before.0, before.1);
+    outln!("loss before: training {:.6} validation {:.6}", before.0, before.1);
     let trained = train::train(&data, &cfg, net, |e| {
-        println!(
+        outln!(
             "epoch {:>4}  training {:.6}  validation {:.6}  lr {:.6}  {:.0} positions/s  {:.0}s",
             e.number,
             e.train,
@@ -126,18 +114,18 @@ pub fn run(args: &[String]) -> Result<(), String> {
         );
     });
     let after = (trained.loss(&data.train, &cfg), trained.loss(&data.validation, &cfg));
-    println!("loss after:  training {:.6} validation {:.6} (the best validation epoch)", after.0, after.1);
+    outln!("loss after:  training {:.6} validation {:.6} (the best validation epoch)", after.0, after.1);
     let quantised = trained.quantise(cfg.k, &description);
     let check = if data.validation.is_empty() { &data.train } else { &data.validation };
     let (max, mean) = train::quantisation_error(&trained, &quantised, check, cfg.k);
-    println!("quantised: |integer - float| over {} positions: max {max:.1} cp, mean {mean:.2} cp", check.len());
+    outln!("quantised: |integer - float| over {} positions: max {max:.1} cp, mean {mean:.2} cp", check.len());
     let startpos = Position::startpos();
-    println!(
+    outln!(
         "start position: float {:.1} cp, integer {} cp",
         trained.evaluate(&startpos, cfg.k),
         quantised.evaluate_position(&startpos)
     );
     std::fs::write(&out, quantised.to_bytes()).map_err(|e| format!("cannot write '{out}': {e}"))?;
-    println!("wrote {out}: checksum {:016x} ({:.0}s)", quantised.checksum(), clock.elapsed().as_secs_f64());
+    outln!("wrote {out}: checksum {:016x} ({:.0}s)", quantised.checksum(), clock.elapsed().as_secs_f64());
     Ok(())
 }

@@ -1,7 +1,7 @@
 //! `chuhe tune --data FILE... [--out FILE] [...]`: fits the evaluation's weights to datagen
 //! files and writes them as `src/eval/weights.rs` source. See docs/training.md.
 
-use super::args::{all_cores, take_list};
+use super::args::{all_cores, data_files, loaded, sigmoid_scale};
 use super::Args;
 use crate::tune::{self, Data, Loss, Schedule};
 use std::time::Instant;
@@ -41,12 +41,7 @@ const VALUED: &[&str] = &["out", "epochs", "rate", "lambda", "k", "threads", "li
 
 /// Runs `chuhe tune`.
 pub fn run(args: &[String]) -> Result<(), String> {
-    // `--data` takes every file up to the next flag.
-    let (files, rest) = take_list(args, "data");
-    let files = files.ok_or("--data FILE... is required")?;
-    if files.is_empty() {
-        return Err("--data needs at least one FILE".into());
-    }
+    let (files, rest) = data_files(args)?;
     let a = Args::parse(&rest, VALUED, &["no-rescale"])?;
     let epochs = a.number("epochs", 0, 1_000_000, Some(300))? as usize;
     let threads = a.number("threads", 1, 256, Some(all_cores()))? as usize;
@@ -64,27 +59,16 @@ pub fn run(args: &[String]) -> Result<(), String> {
 
     let clock = Instant::now();
     let data = Data::load(&files, limit)?;
-    if data.train.is_empty() {
-        return Err("no quiet positions in the data".into());
-    }
-    println!(
-        "positions {} training, {} validation ({} skipped: check, capture or decisive) loaded in {:.1}s",
-        data.train.len(),
-        data.validation.len(),
-        data.skipped,
-        clock.elapsed().as_secs_f64()
-    );
-    let k = match a.value("k") {
-        Some(_) => a.decimal("k", 0.0, 1.0..=100_000.0)?,
-        None => tune::fit_k(&data.train, &start, threads),
-    };
+    loaded(data.train.len(), data.validation.len(), data.skipped, clock)?;
+    let given_k = sigmoid_scale(&a)?;
+    let k = given_k.unwrap_or_else(|| tune::fit_k(&data.train, &start, threads));
     let loss = Loss { k, lambda, threads };
     let before = (loss.of(&data.train, &start), loss.of(&data.validation, &start));
-    println!("sigmoid scale K {k:.1} (fitted to the results: {})", a.value("k").is_none());
-    println!("loss before: training {:.6} validation {:.6}", before.0, before.1);
+    outln!("sigmoid scale K {k:.1} (fitted to the results: {})", given_k.is_none());
+    outln!("loss before: training {:.6} validation {:.6}", before.0, before.1);
     let tuned = tune::descend(&data, &loss, Schedule { epochs, rate }, &start, |e| {
         if e.number % every == 0 {
-            println!(
+            outln!(
                 "epoch {:>5}  training {:.6}  validation {:.6}  {:.0}s",
                 e.number,
                 e.train,
@@ -94,7 +78,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
         }
     });
     let fitted = (loss.of(&data.train, &tuned), loss.of(&data.validation, &tuned));
-    println!("loss fitted: training {:.6} validation {:.6}", fitted.0, fitted.1);
+    outln!("loss fitted: training {:.6} validation {:.6}", fitted.0, fitted.1);
     let mut centred = tuned;
     tune::centre_tables(&data, &mut centred);
     if !a.flag("no-rescale") {
@@ -102,12 +86,12 @@ pub fn run(args: &[String]) -> Result<(), String> {
         for x in centred.iter_mut() {
             *x *= f;
         }
-        println!("rescaled by {f:.4} to the starting evaluation's scale (same loss at K {:.1})", k / f);
+        outln!("rescaled by {f:.4} to the starting evaluation's scale (same loss at K {:.1})", k / f);
     }
     let weights = tune::rounded(&centred);
     let written = tune::to_vector(&weights);
     let after = (loss.of(&data.train, &written), loss.of(&data.validation, &written));
-    println!("loss after:  training {:.6} validation {:.6}", after.0, after.1);
+    outln!("loss after:  training {:.6} validation {:.6}", after.0, after.1);
     if let Some(out) = a.value("out") {
         let provenance = format!(
             "positions {} training + {} validation, K {k:.1}, lambda {lambda}, {epochs} epochs at rate {rate};\n\
@@ -123,7 +107,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
         );
         std::fs::write(out, tune::weights_file(&weights, &provenance))
             .map_err(|e| format!("cannot write '{out}': {e}"))?;
-        println!("wrote {out} ({:.0}s)", clock.elapsed().as_secs_f64());
+        outln!("wrote {out} ({:.0}s)", clock.elapsed().as_secs_f64());
     }
     Ok(())
 }

@@ -4,6 +4,7 @@
 //! 0xFF in a header, at most 3 in a record (the top byte of the 90-bit occupancy).
 
 use crate::board::{Color, Move, Piece, Position, Square};
+use crate::bytes::{i16_at, u16_at, u32_at, u64_at};
 use crate::rules::GameResult;
 use std::fmt;
 use std::io::{self, Read, Write};
@@ -207,7 +208,7 @@ impl Header {
         if b[0..8] != MAGIC || b[11] != HEADER_MARK {
             return Err(FormatError::BadHeader("wrong magic bytes".into()));
         }
-        let version = u16::from_le_bytes([b[8], b[9]]);
+        let version = u16_at(b, 8);
         if version != VERSION {
             return Err(FormatError::BadHeader(format!("version {version}, this build reads {VERSION}")));
         }
@@ -215,12 +216,12 @@ impl Header {
             return Err(FormatError::BadHeader(format!("record size {}, version {VERSION} has {RECORD_SIZE}", b[10])));
         }
         Ok(Header {
-            seed: u64::from_le_bytes(b[12..20].try_into().expect("8 bytes")),
-            nodes: u32::from_le_bytes(b[20..24].try_into().expect("4 bytes")),
+            seed: u64_at(b, 12),
+            nodes: u32_at(b, 20),
             depth: b[24],
             random_plies: b[25],
             keep_all: b[26] != 0,
-            games: u32::from_le_bytes(b[28..32].try_into().expect("4 bytes")),
+            games: u32_at(b, 28),
         })
     }
 }
@@ -271,10 +272,10 @@ impl Record {
         }
         let flags = b[37];
         let side = if flags & FLAG_BLACK_TO_MOVE != 0 { Color::Black } else { Color::Red };
-        let ply = u16::from_le_bytes([b[32], b[33]]);
+        let ply = u16_at(b, 32);
         let position =
             Position::from_pieces(&pieces, side, b[38] as u16, 1 + ply / 2).map_err(|e| format!("position: {e}"))?;
-        let mv = u16::from_le_bytes([b[30], b[31]]);
+        let mv = u16_at(b, 30);
         let (from, to) = (mv & 127, mv >> 7 & 127);
         let best = Move::new(square(from.min(89)), square(to.min(89)));
         if from >= 90 || to >= 90 || !position.is_legal(best) {
@@ -287,16 +288,7 @@ impl Record {
             r => return Err(format!("bad result code {r}")),
         };
         let end = *End::ALL.get(b[39] as usize).ok_or_else(|| format!("bad end code {}", b[39]))?;
-        Ok(Record {
-            position,
-            score: i16::from_le_bytes([b[28], b[29]]),
-            best,
-            ply,
-            game_plies: u16::from_le_bytes([b[34], b[35]]),
-            result,
-            flags,
-            end,
-        })
+        Ok(Record { position, score: i16_at(b, 28), best, ply, game_plies: u16_at(b, 34), result, flags, end })
     }
 
     /// The result from Red's view: 1 win, 0.5 draw, 0 loss.

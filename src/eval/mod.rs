@@ -17,7 +17,7 @@ mod terms;
 mod weights;
 
 use crate::board::{Color, PieceKind, Position, Square};
-pub use params::{section_of, Section, COUNT, S, SECTIONS, WEIGHTS};
+pub use params::{section_of, Section, COUNT, S, SECTIONS, SQUARES, WEIGHTS};
 pub use state::{EvalState, Evaluator};
 pub use terms::PHASE_MAX;
 use terms::{walk, Sink};

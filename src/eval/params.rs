@@ -84,6 +84,19 @@ macro_rules! sections {
 /// columns are the a/i, b/h, c/g, d/f and e files (the board is left-right symmetric).
 pub const SQUARES: usize = 50;
 
+/// A square table given up to its last rank with a weight: the ranks past it are zero.
+/// `weights.rs` writes the king's, advisors' and elephants' tables so (they never stand there
+/// in a game, and the tuner leaves a weight it never saw at zero).
+pub const fn ranks<const N: usize>(given: [S; N]) -> [S; SQUARES] {
+    let mut table = [S(0, 0); SQUARES];
+    let mut i = 0;
+    while i < N {
+        table[i] = given[i];
+        i += 1;
+    }
+    table
+}
+
 sections! {
     MATERIAL [7] "material" row 7
         "Material by kind: king, advisor, elephant, horse, rook, cannon, pawn.";

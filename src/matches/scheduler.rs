@@ -162,6 +162,8 @@ struct Reporter<'a> {
     decision: Option<SprtDecision>,
     /// Per engine, its thinking time and the CPU time it got meanwhile.
     cpu: Vec<CpuUse>,
+    /// Set once `out`'s reader has gone away (`chuhe match ... | head`): the match stops.
+    gone: bool,
 }
 
 impl<'a> Reporter<'a> {
@@ -192,15 +194,25 @@ impl<'a> Reporter<'a> {
             since_rating: 0,
             decision: None,
             cpu: vec![CpuUse::default(); cfg.engines.len()],
+            gone: false,
         })
     }
 
     /// Writes `line`, keeping the live progress line below it.
     fn say(&mut self, line: &str) {
         if self.cfg.live {
-            let _ = write!(self.out, "\r\x1b[2K");
+            let cleared = write!(self.out, "\r\x1b[2K");
+            self.check(cleared);
         }
-        let _ = writeln!(self.out, "{line}");
+        let written = writeln!(self.out, "{line}");
+        self.check(written);
+    }
+
+    /// Notes a closed reader; other write errors leave the match running, as before.
+    fn check(&mut self, written: std::io::Result<()>) {
+        if written.is_err_and(|e| e.kind() == std::io::ErrorKind::BrokenPipe) {
+            self.gone = true;
+        }
     }
 
     /// Whether this is a round-robin of more than two engines.
@@ -316,7 +328,8 @@ impl<'a> Reporter<'a> {
                 t.elo_error()
             );
         }
-        let _ = self.out.flush();
+        let flushed = self.out.flush();
+        self.check(flushed);
     }
 
     /// Adds the CPU use of game `rec`'s moves to its engines (Red's index, Black's).
@@ -489,13 +502,16 @@ pub fn run_match(cfg: &MatchConfig, out: &mut dyn Write) -> Result<MatchSummary,
         }
         drop(tx);
         for event in rx {
-            match event {
-                Event::Started(i) => reporter.started(i),
-                Event::Finished(i, rec) => {
-                    if reporter.finished(i, &rec) {
-                        stop.store(true, Ordering::SeqCst);
-                    }
+            let decided = match event {
+                Event::Started(i) => {
+                    reporter.started(i);
+                    false
                 }
+                Event::Finished(i, rec) => reporter.finished(i, &rec),
+            };
+            // Nobody reads the output any more: end the games between moves, quit the engines.
+            if decided || reporter.gone {
+                stop.store(true, Ordering::SeqCst);
             }
         }
     });

@@ -1,6 +1,6 @@
 //! The pieces of CECP (XBoard protocol 2) the match runner needs as the GUI: `feature` lines,
 //! the time-control commands, thinking output and result claims. The exchange itself is in
-//! `engine.rs`.
+//! `engine/cecp.rs`.
 
 use super::engine::{seconds, Eval, Limit};
 

@@ -4,127 +4,20 @@
 use super::correction::CorrectionHistory;
 use super::ordering::Heuristics;
 use super::pvs::Step;
-use super::strength::{pick_line, Strength};
+use super::strength::Strength;
 use super::time::TimeManager;
 use super::tt::TranspositionTable;
-use super::{Bound, Info, Limits, Report, Score, SearchParams, SearchRequest, SearchResult, Settings};
+use super::{Bound, Features, Limits, Report, SearchParams, SearchRequest, SearchResult, Settings};
 use super::{INF, MATE, MATE_BOUND, MAX_PLY, RULE_BOUND, RULE_WIN};
-use crate::board::zobrist::Rng;
 use crate::board::{Move, Position};
 use crate::eval::{EvalState, Evaluator};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
 
+mod report;
+
 /// Deepest nominal depth an iteration may have (a deeper `go depth` is clamped to it).
 pub const MAX_DEPTH: u32 = 100;
-
-/// Which selective-search techniques are on: the proven ones by default, each switchable to measure it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Features {
-    /// Null-move pruning.
-    pub null_move: bool,
-    /// Late-move reductions.
-    pub lmr: bool,
-    /// Reverse futility (static null move) pruning.
-    pub reverse_futility: bool,
-    /// Futility pruning of quiet moves near the leaves.
-    pub futility: bool,
-    /// Late-move pruning (skip late quiet moves near the leaves).
-    pub late_move_pruning: bool,
-    /// Quiescence skips captures that lose material by static exchange.
-    pub losing_capture_pruning: bool,
-    /// Near the leaves, moves that lose material by static exchange are skipped.
-    pub see_pruning: bool,
-    /// A move that gives check is searched one ply deeper.
-    pub check_extension: bool,
-    /// The table's move is searched deeper when every other move fails well below its score.
-    pub singular_extension: bool,
-    /// Quiescence also tries quiet checking moves at its first ply.
-    pub quiet_checks_in_qsearch: bool,
-    /// Quiet moves are ordered (and reduced) by their history after the moves one and two
-    /// plies back, too.
-    pub continuation_history: bool,
-    /// The static evaluation is corrected by how the search's scores have differed from it
-    /// in positions with the same structure (`corr_key`: pawns and the king's guard).
-    pub correction_history: bool,
-    /// Captures are ordered by their history as well as by victim and attacker.
-    pub capture_history: bool,
-    /// The time target is scaled by the share of the iteration's nodes the best move took.
-    pub node_share_time: bool,
-    /// ProbCut: a capture that beats beta by a margin at reduced depth cuts the node.
-    pub probcut: bool,
-    /// Each thread's histories and corrections carry over (aged) to the next search, until
-    /// a new game.
-    pub keep_history: bool,
-}
-
-impl Features {
-    /// The switch called `name` (the field's name, ignoring case), to read or set it.
-    pub fn switch(&mut self, name: &str) -> Option<&mut bool> {
-        Some(match name.to_ascii_lowercase().as_str() {
-            "null_move" => &mut self.null_move,
-            "lmr" => &mut self.lmr,
-            "reverse_futility" => &mut self.reverse_futility,
-            "futility" => &mut self.futility,
-            "late_move_pruning" => &mut self.late_move_pruning,
-            "losing_capture_pruning" => &mut self.losing_capture_pruning,
-            "see_pruning" => &mut self.see_pruning,
-            "check_extension" => &mut self.check_extension,
-            "singular_extension" => &mut self.singular_extension,
-            "quiet_checks_in_qsearch" => &mut self.quiet_checks_in_qsearch,
-            "continuation_history" => &mut self.continuation_history,
-            "correction_history" => &mut self.correction_history,
-            "capture_history" => &mut self.capture_history,
-            "node_share_time" => &mut self.node_share_time,
-            "probcut" => &mut self.probcut,
-            "keep_history" => &mut self.keep_history,
-            _ => return None,
-        })
-    }
-
-    /// Every switch's name, as `switch` takes it.
-    pub const NAMES: [&'static str; 16] = [
-        "null_move",
-        "lmr",
-        "reverse_futility",
-        "futility",
-        "late_move_pruning",
-        "losing_capture_pruning",
-        "see_pruning",
-        "check_extension",
-        "singular_extension",
-        "quiet_checks_in_qsearch",
-        "continuation_history",
-        "correction_history",
-        "capture_history",
-        "node_share_time",
-        "probcut",
-        "keep_history",
-    ];
-}
-
-impl Default for Features {
-    fn default() -> Self {
-        Features {
-            null_move: true,
-            lmr: true,
-            reverse_futility: true,
-            futility: true,
-            late_move_pruning: true,
-            losing_capture_pruning: true,
-            see_pruning: false,
-            check_extension: true,
-            singular_extension: true,
-            quiet_checks_in_qsearch: false,
-            continuation_history: true,
-            correction_history: true,
-            capture_history: false,
-            node_share_time: false,
-            probcut: false,
-            keep_history: true,
-        }
-    }
-}
 
 /// What every search thread shares.
 pub(crate) struct Shared<'a> {
@@ -625,114 +518,6 @@ impl<'a> Worker<'a> {
             }
         }
         best
-    }
-
-    /// Sends the line `index` of the current iteration.
-    fn report_line(&mut self, depth: i32, index: usize, bound: Bound, report: &mut dyn FnMut(Report)) {
-        // A weakened search compares more lines than the GUI asked to see.
-        if index >= self.shared.shown_lines {
-            return;
-        }
-        let rm = self.root_moves[index].clone();
-        let bound = if bound == Bound::Exact { rm.bound } else { bound };
-        self.send_line(depth, index, &rm, bound, report);
-    }
-
-    /// Sends `rm` as line `index`, remembering what the first line showed.
-    fn send_line(&mut self, depth: i32, index: usize, rm: &RootMove, bound: Bound, report: &mut dyn FnMut(Report)) {
-        let score = rm.current_score();
-        if score == -INF {
-            return;
-        }
-        if index == 0 {
-            self.last_reported = Some((rm.mv, score));
-        }
-        let nodes = self.shared.total_nodes().max(self.nodes);
-        let ms = self.elapsed_ms();
-        report(Report::Pv(Info {
-            depth: depth as u32,
-            seldepth: rm.seldepth.max(depth as usize) as u32,
-            multipv: index as u32 + 1,
-            score: Score::from_internal(score),
-            bound,
-            nodes,
-            nps: nodes * 1000 / ms.max(1),
-            time_ms: ms,
-            hashfull: self.shared.tt.hashfull(),
-            pv: rm.pv.clone(),
-        }));
-    }
-
-    /// The line to play: the main thread's best, unless a helper has proved a shorter mate
-    /// in an iteration it completed (Lazy SMP threads meet mates at different depths).
-    fn chosen_line(&self, helpers: &[Option<(i32, RootMove)>]) -> Option<(i32, RootMove)> {
-        let main = self.root_moves.first()?;
-        let mut best = (self.root_depth, main.clone());
-        for (depth, rm) in helpers.iter().flatten() {
-            let proven_mate = rm.bound == Bound::Exact && rm.score >= MATE_BOUND;
-            if proven_mate && rm.score > best.1.current_score() {
-                best = (*depth, rm.clone());
-            }
-        }
-        Some(best)
-    }
-
-    /// Settles the final line and reports it if the GUI has not seen it: the move played is
-    /// always the first move of the last line shown (a new best move found in an unfinished
-    /// iteration, or a helper's shorter mate, would otherwise go unreported).
-    fn finish(&mut self, helpers: &[Option<(i32, RootMove)>], report: &mut dyn FnMut(Report)) {
-        let Some((depth, mut rm)) = self.chosen_line(helpers) else {
-            return;
-        };
-        if let Some(weaker) = self.weakened_pick() {
-            rm = weaker;
-        }
-        if self.last_reported != Some((rm.mv, rm.current_score())) {
-            self.send_line(depth, 0, &rm, rm.bound, report);
-        }
-        self.root_moves[0] = rm;
-    }
-
-    /// When the strength is limited: the line the random pick plays instead of the best, if
-    /// it picks another (`strength::pick_line` over the lines searched).
-    fn weakened_pick(&self) -> Option<RootMove> {
-        let strength = self.shared.strength;
-        let lines = self.shared.multipv.min(self.root_moves.len());
-        if strength.spread_cp == 0 || lines < 2 {
-            return None;
-        }
-        let scores: Vec<i32> = self.root_moves[..lines].iter().map(RootMove::current_score).collect();
-        let mut rng = Rng::new(self.shared.pick_seed);
-        let i = pick_line(&scores, strength.spread_cp, RULE_BOUND, &mut rng);
-        (i > 0).then(|| self.root_moves[i].clone())
-    }
-
-    /// The outcome after the iterations: best line, its score, the completed depth.
-    pub fn result(&self, completed_depth: u32) -> SearchResult {
-        let Some(rm) = self.root_moves.first() else {
-            // No legal move: checkmated or stalemated, a loss either way.
-            return SearchResult {
-                best: None,
-                ponder_move: None,
-                score: Score::from_internal(-MATE),
-                depth: 0,
-                nodes: self.shared.total_nodes(),
-            };
-        };
-        let score = rm.current_score();
-        let mut ponder_move = rm.pv.get(1).copied();
-        if ponder_move.is_none() {
-            let mut p = self.pos.clone();
-            p.make_move(rm.mv);
-            ponder_move = self.shared.tt.probe(p.key(), 0).map(|e| e.mv).filter(|&m| !m.is_null() && p.is_legal(m));
-        }
-        SearchResult {
-            best: Some(rm.mv),
-            ponder_move,
-            score: Score::from_internal(if score == -INF { 0 } else { score }),
-            depth: completed_depth,
-            nodes: self.shared.total_nodes(),
-        }
     }
 }
 

@@ -4,7 +4,7 @@
 //! Files: `driver.rs` (iterative deepening, aspiration, MultiPV, Lazy SMP, reports),
 //! `pvs.rs` (alpha-beta, rules of the game, pruning, the move step the root shares),
 //! `qsearch.rs`, `ordering.rs`, `correction.rs` (correction history), `tt.rs`, `time.rs`,
-//! `params.rs` (every tunable number).
+//! `params.rs` (every tunable number and switch).
 
 mod correction;
 mod driver;
@@ -19,8 +19,8 @@ mod tt;
 #[cfg(test)]
 mod tests;
 
-pub use driver::{Features, MAX_DEPTH};
-pub use params::{ParamSpec, SearchParams};
+pub use driver::MAX_DEPTH;
+pub use params::{Features, ParamSpec, SearchParams, SwitchSpec, SPSA_LEARNING_RATE};
 pub use strength::{Strength, ELO_RANGE, MAX_SKILL};
 use tt::TranspositionTable;
 

@@ -129,6 +129,35 @@ impl Worker<'_> {
         self.pv_len[ply] = child_len;
     }
 
+    /// Takes a searched move's `score` into its node (PVS and quiescence alike): `best` rises
+    /// to it, and above `alpha` it makes `m` the best move and, at a PV node, extends the
+    /// line. Whether it beat `alpha`.
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn raise(
+        &mut self,
+        m: Move,
+        score: i32,
+        alpha: i32,
+        best: &mut i32,
+        best_move: &mut Move,
+        ply: usize,
+        pv_node: bool,
+    ) -> bool {
+        if score <= *best {
+            return false;
+        }
+        *best = score;
+        if score <= alpha {
+            return false;
+        }
+        *best_move = m;
+        if pv_node {
+            self.update_pv(ply, m);
+        }
+        true
+    }
+
     /// Whether a move that gives check at `ply` is extended (bounded so perpetual-check lines
     /// cannot run away).
     #[inline]
@@ -362,32 +391,25 @@ impl Worker<'_> {
             if self.stopped {
                 return 0;
             }
-            if score > best {
-                best = score;
-                if score > alpha {
-                    best_move = m;
-                    if pv_node {
-                        self.update_pv(ply, m);
-                    }
-                    if score >= beta {
-                        let p = self.params();
-                        let bonus = (depth * depth * p.history_mul).min(p.history_max);
-                        if capture {
-                            self.heur.update_capture(&self.pos, m, bonus);
-                        } else {
-                            self.heur.reward(ply, piece, m, bonus, earlier);
-                            for &(p, q) in &quiets {
-                                self.heur.punish(p, q, bonus, earlier);
-                            }
+            if self.raise(m, score, alpha, &mut best, &mut best_move, ply, pv_node) {
+                if score >= beta {
+                    let p = self.params();
+                    let bonus = (depth * depth * p.history_mul).min(p.history_max);
+                    if capture {
+                        self.heur.update_capture(&self.pos, m, bonus);
+                    } else {
+                        self.heur.reward(ply, piece, m, bonus, earlier);
+                        for &(p, q) in &quiets {
+                            self.heur.punish(p, q, bonus, earlier);
                         }
-                        // The captures tried before the cutting move did not cut.
-                        for &c in &captures {
-                            self.heur.update_capture(&self.pos, c, -bonus);
-                        }
-                        break;
                     }
-                    alpha = score;
+                    // The captures tried before the cutting move did not cut.
+                    for &c in &captures {
+                        self.heur.update_capture(&self.pos, c, -bonus);
+                    }
+                    break;
                 }
+                alpha = score;
             }
             if !capture && !quiets.is_full() {
                 quiets.push((piece, m));

@@ -86,16 +86,11 @@ impl Worker<'_> {
             if self.stopped {
                 return 0;
             }
-            if score > best {
-                best = score;
-                if score > alpha {
-                    best_move = m;
-                    self.update_pv(ply, m);
-                    if score >= beta {
-                        break;
-                    }
-                    alpha = score;
+            if self.raise(m, score, alpha, &mut best, &mut best_move, ply, true) {
+                if score >= beta {
+                    break;
                 }
+                alpha = score;
             }
         }
         let bound = Bound::of(best, alpha_in, beta);

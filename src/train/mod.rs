@@ -10,6 +10,7 @@
 use crate::board::zobrist::Rng;
 use crate::board::{Color, Piece, Position};
 use crate::eval::nnue::{self, Network, HIDDEN, INPUTS, MAX_OUTPUT_WEIGHT, QA, QB};
+use crate::fit::{self, sigmoid, Adam, Epoch, Split};
 
 /// Input weights and biases are kept within ±CLIP: quantised, a bias and 32 columns of
 /// CLIP·QA stay inside an i16.
@@ -48,6 +49,13 @@ pub struct Sample {
 }
 
 impl Sample {
+    /// A datagen record's sample: its result and score from the side to move's view.
+    fn of_record(r: &crate::datagen::Record) -> Sample {
+        let red = r.red_score();
+        let result = if r.position.side_to_move() == Color::Red { red } else { 1.0 - red };
+        Sample::new(&r.position, result, r.score as f32)
+    }
+
     /// The sample of `pos` with its result and score (side to move's view).
     pub fn new(pos: &Position, result: f32, score: f32) -> Sample {
         let stm = pos.side_to_move();
@@ -66,54 +74,17 @@ impl Sample {
 }
 
 /// Training and validation samples.
-#[derive(Default)]
-pub struct Data {
-    /// Nine games in ten.
-    pub train: Vec<Sample>,
-    /// The rest.
-    pub validation: Vec<Sample>,
-    /// Records skipped: in check, capture, decisive score.
-    pub skipped: u64,
+pub type Data = Split<Vec<Sample>>;
+
+/// Reads the quiet records of datagen files (at most `limit`).
+pub fn load(paths: &[String], limit: usize) -> Result<Data, String> {
+    fit::load(paths, limit, |samples: &mut Vec<Sample>, r| samples.push(Sample::of_record(r)))
 }
 
-impl Data {
-    /// Reads the quiet records of datagen files (at most `limit`).
-    pub fn load(paths: &[String], limit: usize) -> Result<Data, String> {
-        let mut data = Data::default();
-        data.skipped = crate::datagen::read_quiet(paths, limit, |r, validation| {
-            let red = r.red_score();
-            let result = if r.position.side_to_move() == Color::Red { red } else { 1.0 - red };
-            let sample = Sample::new(&r.position, result, r.score as f32);
-            if validation {
-                data.validation.push(sample);
-            } else {
-                data.train.push(sample);
-            }
-        })?;
-        Ok(data)
-    }
-}
-
-#[inline]
-fn sigmoid(x: f32) -> f32 {
-    1.0 / (1.0 + (-x).exp())
-}
-
-/// The scale `K` (centipawns) that best maps the search scores to the results
-/// (golden-section search over 50..2000 on the mean squared error).
+/// The scale `K` (centipawns) that best maps the search scores to the results (on the mean
+/// squared error).
 pub fn fit_k(samples: &[Sample]) -> f32 {
-    let loss = |k: f32| samples.iter().map(|s| (sigmoid(s.score / k) - s.result).powi(2) as f64).sum::<f64>();
-    let (mut lo, mut hi) = (50.0f32, 2000.0f32);
-    let g = (5f32.sqrt() - 1.0) / 2.0;
-    while hi - lo > 1.0 {
-        let (a, b) = (hi - g * (hi - lo), lo + g * (hi - lo));
-        if loss(a) < loss(b) {
-            hi = b;
-        } else {
-            lo = a;
-        }
-    }
-    (lo + hi) / 2.0
+    fit::fit_k(|k: f32| samples.iter().map(|s| (sigmoid(s.score / k) - s.result).powi(2) as f64).sum::<f64>())
 }
 
 /// The network in floating point.
@@ -248,21 +219,10 @@ impl FloatNet {
         if samples.is_empty() {
             return 0.0;
         }
-        let chunk = samples.len().div_ceil(cfg.threads.max(1)).max(1);
-        let total: f64 = std::thread::scope(|scope| {
-            let parts: Vec<_> = samples
-                .chunks(chunk)
-                .map(|part| {
-                    scope.spawn(move || {
-                        part.iter()
-                            .map(|s| (sigmoid(self.output(s, false)) - cfg.target(s)).powi(2) as f64)
-                            .sum::<f64>()
-                    })
-                })
-                .collect();
-            parts.into_iter().map(|h| h.join().expect("a loss worker does not panic")).sum()
+        let parts = fit::in_parts(samples, cfg.threads, |part| {
+            part.iter().map(|s| (sigmoid(self.output(s, false)) - cfg.target(s)).powi(2) as f64).sum::<f64>()
         });
-        total / samples.len() as f64
+        parts.into_iter().sum::<f64>() / samples.len() as f64
     }
 
     /// The integer network the engine runs (weights rounded to their scales).
@@ -349,43 +309,21 @@ pub struct Config {
 impl Config {
     #[inline]
     fn target(&self, s: &Sample) -> f32 {
-        self.lambda * s.result + (1.0 - self.lambda) * sigmoid(s.score / self.k)
+        fit::target(self.lambda, s.result, s.score, self.k)
     }
 }
 
-/// What an epoch reports.
-pub struct Epoch {
-    /// 1-based.
-    pub number: usize,
-    /// Mean training loss during the epoch.
-    pub train: f64,
-    /// Validation loss after it.
-    pub validation: f64,
-    /// The step size it used.
-    pub lr: f32,
-    /// Training samples per second.
-    pub samples_per_s: f64,
-}
-
-/// Adam's moment estimates.
-struct Adam {
+/// Adam over the whole net: its step count and the moment estimates of every weight.
+struct Moments {
+    adam: Adam,
     m: FloatNet,
     v: FloatNet,
-    t: i32,
 }
 
-impl Adam {
+impl Moments {
     fn step(&mut self, net: &mut FloatNet, g: &FloatNet, lr: f32) {
-        const B1: f32 = 0.9;
-        const B2: f32 = 0.999;
-        self.t += 1;
-        let c1 = 1.0 - B1.powi(self.t);
-        let c2 = 1.0 - B2.powi(self.t);
-        let update = |w: &mut f32, g: f32, m: &mut f32, v: &mut f32| {
-            *m = B1 * *m + (1.0 - B1) * g;
-            *v = B2 * *v + (1.0 - B2) * g * g;
-            *w -= lr * (*m / c1) / ((*v / c2).sqrt() + 1e-8);
-        };
+        let step = self.adam.step(lr);
+        let update = |w: &mut f32, g: f32, m: &mut f32, v: &mut f32| step.update(w, g, m, v);
         let groups = [
             (&mut net.w1, &g.w1, &mut self.m.w1, &mut self.v.w1),
             (&mut net.b1, &g.b1, &mut self.m.b1, &mut self.v.b1),
@@ -405,7 +343,7 @@ impl Adam {
 /// net of the epoch with the lowest validation loss (the last one without validation data).
 pub fn train(data: &Data, cfg: &Config, start: FloatNet, mut progress: impl FnMut(&Epoch)) -> FloatNet {
     let mut net = start;
-    let mut adam = Adam { m: FloatNet::zeros(), v: FloatNet::zeros(), t: 0 };
+    let mut adam = Moments { adam: Adam::default(), m: FloatNet::zeros(), v: FloatNet::zeros() };
     let mut rng = Rng::new(cfg.seed ^ 0x5eed_7a1e);
     let mut order: Vec<u32> = (0..data.train.len() as u32).collect();
     let mut best: Option<(f64, FloatNet)> = None;
@@ -422,21 +360,14 @@ pub fn train(data: &Data, cfg: &Config, start: FloatNet, mut progress: impl FnMu
         let epoch_seed = rng.next_u64();
         let mut train_loss = 0.0;
         for batch in order.chunks(cfg.batch.max(1)) {
-            let chunk = batch.len().div_ceil(threads);
-            std::thread::scope(|scope| {
-                for (part, g) in batch.chunks(chunk).zip(grads.iter_mut()) {
-                    let net = &net;
-                    scope.spawn(move || {
-                        let mut loss = 0.0f64;
-                        for &i in part {
-                            let s = &data.train[i as usize];
-                            let mirror =
-                                cfg.mirror && crate::board::zobrist::splitmix(epoch_seed ^ i as u64).1 & 1 == 1;
-                            loss += net.backprop(s, cfg.target(s), mirror, &mut g.net) as f64;
-                        }
-                        g.loss = loss;
-                    });
+            fit::in_parts_with(batch, &mut grads, |part, g| {
+                let mut loss = 0.0f64;
+                for &i in part {
+                    let s = &data.train[i as usize];
+                    let mirror = cfg.mirror && crate::board::zobrist::splitmix(epoch_seed ^ i as u64).1 & 1 == 1;
+                    loss += net.backprop(s, cfg.target(s), mirror, &mut g.net) as f64;
                 }
+                g.loss = loss;
             });
             let (first, rest) = grads.split_at_mut(1);
             let total = &mut first[0];
@@ -477,7 +408,7 @@ pub fn train(data: &Data, cfg: &Config, start: FloatNet, mut progress: impl FnMu
             number: epoch + 1,
             train: train_loss / data.train.len().max(1) as f64,
             validation,
-            lr,
+            lr: f64::from(lr),
             samples_per_s: data.train.len() as f64 / seconds.max(1e-9),
         });
         if data.validation.is_empty() || best.as_ref().is_none_or(|b| validation < b.0) {

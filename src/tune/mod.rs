@@ -8,7 +8,8 @@
 
 use crate::board::{Color, PieceKind, Square};
 use crate::datagen::Record;
-use crate::eval::{tally, trace, COUNT, PHASE_MAX, S, SECTIONS, WEIGHTS};
+use crate::eval::{tally, trace, Section, COUNT, PHASE_MAX, S, SECTIONS, SQUARES, WEIGHTS};
+use crate::fit::{self, sigmoid, Adam};
 
 /// One traced position and its labels, Red's view.
 #[derive(Clone, Copy, Debug)]
@@ -91,16 +92,12 @@ impl Data {
     /// Reads and traces the records of `paths` (at most `limit` positions kept); only quiet
     /// positions are kept, since a static evaluation cannot see a pending capture or check.
     pub fn load(paths: &[String], limit: usize) -> Result<Data, String> {
-        let mut data = Data { occupancy: vec![0; COUNT], ..Data::default() };
-        data.skipped = crate::datagen::read_quiet(paths, limit, |r, validation| {
-            tally(&r.position, &mut data.occupancy);
-            if validation {
-                data.validation.push(r);
-            } else {
-                data.train.push(r);
-            }
+        let mut occupancy = vec![0; COUNT];
+        let split = fit::load(paths, limit, |set: &mut Set, r| {
+            tally(&r.position, &mut occupancy);
+            set.push(r);
         })?;
-        Ok(data)
+        Ok(Data { train: split.train, validation: split.validation, skipped: split.skipped, occupancy })
     }
 }
 
@@ -111,12 +108,6 @@ fn square_weight(color: Color, kind: PieceKind, sq: Square) -> usize {
     let fc = if f < 4 { f } else { 8 - f };
     let tables = SECTIONS.iter().find(|s| s.name == "KING_SQUARES").expect("a king table").start;
     tables + kind.index() * 50 + rr * 5 + fc
-}
-
-/// The logistic curve mapping a score in centipawns to an expected result, scale `k`.
-#[inline]
-pub fn sigmoid(cp: f64, k: f64) -> f64 {
-    1.0 / (1.0 + (-cp / k).exp())
 }
 
 /// How the loss is computed.
@@ -132,7 +123,7 @@ pub struct Loss {
 
 impl Loss {
     fn target(&self, s: &Sample) -> f64 {
-        self.lambda * s.result as f64 + (1.0 - self.lambda) * sigmoid(s.score as f64, self.k)
+        fit::target(self.lambda, s.result as f64, s.score as f64, self.k)
     }
 
     /// Mean squared error of `w` on `set`.
@@ -141,7 +132,7 @@ impl Loss {
             return 0.0;
         }
         let sum = self.split(set, |part| {
-            part.iter().map(|s| (sigmoid(set.eval(s, w), self.k) - self.target(s)).powi(2)).sum::<f64>()
+            part.iter().map(|s| (sigmoid(set.eval(s, w) / self.k) - self.target(s)).powi(2)).sum::<f64>()
         });
         sum.into_iter().sum::<f64>() / set.len() as f64
     }
@@ -152,7 +143,7 @@ impl Loss {
             let mut g = vec![0.0; w.len()];
             let mut loss = 0.0;
             for s in part {
-                let p = sigmoid(set.eval(s, w), self.k);
+                let p = sigmoid(set.eval(s, w) / self.k);
                 let err = p - self.target(s);
                 loss += err * err;
                 // d(err²)/d(eval), then split between midgame and endgame by the phase.
@@ -181,29 +172,14 @@ impl Loss {
 
     /// Runs `f` over `threads` slices of the samples, in order.
     fn split<T: Send>(&self, set: &Set, f: impl Fn(&[Sample]) -> T + Sync) -> Vec<T> {
-        let chunk = set.samples.len().div_ceil(self.threads.max(1)).max(1);
-        std::thread::scope(|scope| {
-            let handles: Vec<_> = set.samples.chunks(chunk).map(|part| scope.spawn(|| f(part))).collect();
-            handles.into_iter().map(|h| h.join().expect("a loss worker does not panic")).collect()
-        })
+        fit::in_parts(&set.samples, self.threads, f)
     }
 }
 
 /// The scale `K` that best maps the evaluation `w` to the game results of `set`
 /// (golden-section search over 50..2000 centipawns).
 pub fn fit_k(set: &Set, w: &[f64], threads: usize) -> f64 {
-    let loss = |k: f64| Loss { k, lambda: 1.0, threads }.of(set, w);
-    let (mut lo, mut hi) = (50.0f64, 2000.0f64);
-    let g = (5f64.sqrt() - 1.0) / 2.0;
-    while hi - lo > 1.0 {
-        let (a, b) = (hi - g * (hi - lo), lo + g * (hi - lo));
-        if loss(a) < loss(b) {
-            hi = b;
-        } else {
-            lo = a;
-        }
-    }
-    (lo + hi) / 2.0
+    fit::fit_k(|k: f64| Loss { k, lambda: 1.0, threads }.of(set, w))
 }
 
 /// The weights as the tuner's vector: midgame, endgame for each.
@@ -225,21 +201,16 @@ pub struct Schedule {
     pub rate: f64,
 }
 
-/// One epoch's losses, for the progress report.
-#[derive(Clone, Copy, Debug)]
-pub struct Epoch {
-    /// 1-based.
-    pub number: usize,
-    /// Training loss before this epoch's step.
-    pub train: f64,
-    /// Validation loss before this epoch's step.
-    pub validation: f64,
-}
-
 /// Descends from `w` with Adam; returns the weights with the lowest validation loss (the
 /// training loss when there is no validation data). `report` sees every epoch.
-pub fn descend(data: &Data, loss: &Loss, schedule: Schedule, w: &[f64], mut report: impl FnMut(&Epoch)) -> Vec<f64> {
-    let (b1, b2, eps) = (0.9, 0.999, 1e-8);
+pub fn descend(
+    data: &Data,
+    loss: &Loss,
+    schedule: Schedule,
+    w: &[f64],
+    mut report: impl FnMut(&fit::Epoch),
+) -> Vec<f64> {
+    let mut adam = Adam::default();
     let mut w = w.to_vec();
     let (mut m, mut v) = (vec![0.0; w.len()], vec![0.0; w.len()]);
     let judge = |set_loss: f64, w: &[f64]| {
@@ -251,19 +222,17 @@ pub fn descend(data: &Data, loss: &Loss, schedule: Schedule, w: &[f64], mut repo
     };
     let mut best = (f64::INFINITY, w.clone());
     for epoch in 1..=schedule.epochs {
+        let clock = std::time::Instant::now();
         let (train, g) = loss.gradient(&data.train, &w);
         let validation = judge(train, &w);
         if validation < best.0 {
             best = (validation, w.clone());
         }
-        report(&Epoch { number: epoch, train, validation });
-        let t = epoch as i32;
+        let samples_per_s = data.train.len() as f64 / clock.elapsed().as_secs_f64().max(1e-9);
+        report(&fit::Epoch { number: epoch, train, validation, lr: schedule.rate, samples_per_s });
+        let step = adam.step(schedule.rate);
         for i in 0..w.len() {
-            m[i] = b1 * m[i] + (1.0 - b1) * g[i];
-            v[i] = b2 * v[i] + (1.0 - b2) * g[i] * g[i];
-            let mh = m[i] / (1.0 - b1.powi(t));
-            let vh = v[i] / (1.0 - b2.powi(t));
-            w[i] -= schedule.rate * mh / (vh.sqrt() + eps);
+            step.update(&mut w[i], g[i], &mut m[i], &mut v[i]);
         }
     }
     let last = judge(loss.of(&data.train, &w), &w);
@@ -343,15 +312,30 @@ pub fn weights_file(w: &[S], provenance: &str) -> String {
     for line in provenance.lines() {
         out.push_str(&format!("//! {line}\n").replace("//! \n", "//!\n"));
     }
-    out.push_str("\nuse super::params::S;\n");
+    // A square table's trailing all-zero ranks are left out (`params::ranks` restores them).
+    let kept = |s: &Section| {
+        let rows = &w[s.start..s.start + s.len];
+        if s.len == SQUARES {
+            rows.iter().rposition(|v| *v != S(0, 0)).map_or(s.row, |i| (i / s.row + 1) * s.row)
+        } else {
+            s.len
+        }
+    };
+    let trims = SECTIONS.iter().any(|s| kept(s) < s.len);
+    out.push_str(if trims { "\nuse super::params::{ranks, S};\n" } else { "\nuse super::params::S;\n" });
     for s in SECTIONS {
-        out.push_str(&format!("\n/// {}\n#[rustfmt::skip]\npub(super) const {}: [S; {}] = [\n", s.doc, s.name, s.len));
-        for (r, row) in w[s.start..s.start + s.len].chunks(s.row).enumerate() {
+        let n = kept(&s);
+        let open = if n < s.len { "ranks([" } else { "[" };
+        out.push_str(&format!(
+            "\n/// {}\n#[rustfmt::skip]\npub(super) const {}: [S; {}] = {open}\n",
+            s.doc, s.name, s.len
+        ));
+        for (r, row) in w[s.start..s.start + n].chunks(s.row).enumerate() {
             let cells: Vec<String> = row.iter().map(|v| format!("S({}, {}),", v.0, v.1)).collect();
             let rank = if s.row == 5 { format!(" // rank {r}") } else { String::new() };
             out.push_str(&format!("    {}{rank}\n", cells.join(" ")));
         }
-        out.push_str("];\n");
+        out.push_str(if n < s.len { "]);\n" } else { "];\n" });
     }
     out
 }
@@ -360,10 +344,14 @@ pub fn weights_file(w: &[S], provenance: &str) -> String {
 pub fn parse_weights(source: &str) -> Result<Vec<S>, String> {
     let mut out = Vec::with_capacity(COUNT);
     for s in SECTIONS {
-        let head = format!("const {}: [S; {}] = [", s.name, s.len);
+        let head = format!("const {}: [S; {}] = ", s.name, s.len);
         let at = source.find(&head).ok_or_else(|| format!("no table {} of {} weights", s.name, s.len))?;
-        let body = &source[at + head.len()..];
-        let body = &body[..body.find("];").ok_or_else(|| format!("{} is not closed", s.name))?];
+        let rest = &source[at + head.len()..];
+        // `ranks([...])` gives a square table up to its last rank with a weight.
+        let (open, close, trimmed) =
+            if rest.starts_with("ranks([") { ("ranks([", "]);", true) } else { ("[", "];", false) };
+        let body = rest.strip_prefix(open).ok_or_else(|| format!("{} does not open with '['", s.name))?;
+        let body = &body[..body.find(close).ok_or_else(|| format!("{} is not closed", s.name))?];
         let mut n = 0;
         for cell in body.split("S(").skip(1) {
             let inner = &cell[..cell.find(')').ok_or_else(|| format!("{}: a weight is not closed", s.name))?];
@@ -373,7 +361,9 @@ pub fn parse_weights(source: &str) -> Result<Vec<S>, String> {
             out.push(S(num(a)?, num(b)?));
             n += 1;
         }
-        if n != s.len {
+        if trimmed && s.len == SQUARES && n <= s.len && n % s.row == 0 {
+            out.extend(std::iter::repeat_n(S(0, 0), s.len - n));
+        } else if n != s.len {
             return Err(format!("{} has {n} weights, not {}", s.name, s.len));
         }
     }
@@ -472,6 +462,21 @@ mod tests {
         assert_eq!(parse_weights(shipped).unwrap(), WEIGHTS.to_vec());
         let broken = text.replacen("S(", "S(x", 1);
         assert!(parse_weights(&broken).is_err());
+        // The shipped file is exactly what the writer writes for its weights and provenance.
+        let provenance: Vec<&str> =
+            shipped.lines().skip(2).map_while(|l| l.strip_prefix("//!")).map(str::trim_start).collect();
+        assert_eq!(weights_file(&WEIGHTS, &provenance.join("\n")), shipped);
+        // A square table's trailing zero ranks are left out and come back; an empty one keeps
+        // its first rank.
+        let mut w = WEIGHTS.to_vec();
+        let king = SECTIONS.iter().find(|s| s.name == "KING_SQUARES").unwrap().start;
+        w[king..king + SQUARES].fill(S(0, 0));
+        w[king + 7] = S(5, -5); // rank 1
+        let text = weights_file(&w, "test");
+        assert!(text.contains("KING_SQUARES: [S; 50] = ranks([") && text.contains("use super::params::{ranks, S};"));
+        assert_eq!(parse_weights(&text).unwrap(), w);
+        w[king + 7] = S(0, 0);
+        assert_eq!(parse_weights(&weights_file(&w, "test")).unwrap(), w);
     }
 
     #[test]

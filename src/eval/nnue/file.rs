@@ -1,6 +1,7 @@
 //! The net file: a 64-byte header, then the quantised weights (`docs/training.md`, "Net file").
 
 use super::{Network, ARCHITECTURE, HIDDEN, INPUTS, MAX_OUTPUT_WEIGHT, MAX_PIECES, QA, QB};
+use crate::bytes::{i16_at, i32_at, u16_at, u32_at, u64_at};
 use std::fmt;
 
 /// First 8 bytes of every net file.
@@ -46,14 +47,6 @@ impl std::error::Error for NetError {}
 /// FNV-1a, 64 bits.
 pub fn fnv1a(bytes: &[u8]) -> u64 {
     bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| (h ^ b as u64).wrapping_mul(0x0100_0000_01b3))
-}
-
-fn u16_at(b: &[u8], at: usize) -> u16 {
-    u16::from_le_bytes([b[at], b[at + 1]])
-}
-
-fn u32_at(b: &[u8], at: usize) -> u32 {
-    u32::from_le_bytes([b[at], b[at + 1], b[at + 2], b[at + 3]])
 }
 
 /// The payload: input columns, hidden biases, output weights (own half, other half), output bias.
@@ -111,7 +104,7 @@ pub(super) fn decode(b: &[u8]) -> Result<Network, NetError> {
         )));
     }
     let scale = u32_at(b, 20) as i32;
-    let checksum = u64::from_le_bytes(b[24..32].try_into().expect("8 bytes"));
+    let checksum = u64_at(b, 24);
     let size = u32_at(b, 32) as usize;
     let body = &b[HEADER_SIZE..];
     if size != PAYLOAD_SIZE || body.len() != size {
@@ -127,7 +120,7 @@ pub(super) fn decode(b: &[u8]) -> Result<Network, NetError> {
         return Err(NetError::Range(format!("output scale {scale}")));
     }
     let description = String::from_utf8_lossy(&b[36..36 + DESCRIPTION_SIZE]).trim_end_matches('\0').to_string();
-    let mut words = body.chunks_exact(2).map(|c| i16::from_le_bytes([c[0], c[1]]));
+    let mut words = body.chunks_exact(2).map(|c| i16_at(c, 0));
     let mut column = || {
         let mut col = [0i16; HIDDEN];
         for w in col.iter_mut() {
@@ -138,7 +131,7 @@ pub(super) fn decode(b: &[u8]) -> Result<Network, NetError> {
     let w1: Vec<[i16; HIDDEN]> = (0..INPUTS).map(|_| column()).collect();
     let b1 = column();
     let w2 = [column(), column()];
-    let b2 = i32::from_le_bytes(body[PAYLOAD_SIZE - 4..].try_into().expect("4 bytes"));
+    let b2 = i32_at(body, PAYLOAD_SIZE - 4);
     // An accumulator sums a bias and at most MAX_PIECES columns: it must fit an i16.
     let widest = |v: &[i16]| v.iter().map(|w| (*w as i32).abs()).max().unwrap_or(0);
     let max_w1 = w1.iter().map(|c| widest(c)).max().unwrap_or(0);

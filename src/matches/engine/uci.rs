@@ -1,0 +1,109 @@
+//! UCI as the GUI side speaks it: `uci` with the engine's option list up to `uciok`,
+//! `setoption name N value V`, `ucinewgame`; a multi-variant engine (Fairy-Stockfish) is set
+//! to `xiangqi` and asked how it numbers ranks.
+
+use super::pipe::Pipe;
+use super::{line, Ask, Dialect, EngineConfig, Failure, Proto, Reply, HANDSHAKE};
+use crate::matches::ranks::{from_probe, Ranks, PROBE_FEN};
+use std::time::Instant;
+
+/// A UCI engine.
+#[derive(Default)]
+pub(super) struct Uci {
+    /// It offers `UCI_Variant`: it plays other games too, and may number ranks from one.
+    variant: bool,
+}
+
+impl Dialect for Uci {
+    fn handshake(&mut self, pipe: &mut Pipe, cfg: &EngineConfig) -> Result<Option<Vec<String>>, String> {
+        pipe.send("uci").map_err(|f| pipe.fail("handshake", f))?;
+        let names = options(pipe).map_err(|f| pipe.fail("handshake (uciok)", f))?;
+        self.variant = names.iter().any(|n| n.eq_ignore_ascii_case("UCI_Variant"));
+        // Multi-variant engines (Fairy-Stockfish) play chess until told otherwise.
+        if self.variant && !cfg.options.iter().any(|(n, _)| n.eq_ignore_ascii_case("UCI_Variant")) {
+            pipe.send("setoption name UCI_Variant value xiangqi").map_err(|f| pipe.fail("options", f))?;
+        }
+        Ok(Some(names))
+    }
+
+    fn option_line(&self, name: &str, value: &str) -> String {
+        format!("setoption name {name} value {value}")
+    }
+
+    fn sync(&mut self) -> Option<(String, String)> {
+        line::sync()
+    }
+
+    fn probe_ranks(&mut self, pipe: &mut Pipe) -> Result<Option<(Ranks, Option<String>)>, Failure> {
+        if !self.variant {
+            return Ok(None);
+        }
+        probe_ranks(pipe).map(Some)
+    }
+
+    fn new_game(&mut self, pipe: &mut Pipe) -> Result<(), Failure> {
+        pipe.send("ucinewgame")
+    }
+
+    fn ask(&mut self, pipe: &mut Pipe, ask: Ask, ranks: Ranks) -> Result<(), Failure> {
+        line::send_ask(pipe, ask, ranks)
+    }
+
+    fn read(&mut self, text: &str, reply: &mut Reply, ranks: Ranks) -> bool {
+        line::read_reply(text, reply, ranks, Proto::Uci)
+    }
+}
+
+/// Reads the `uci` reply up to `uciok`: the names of the options it lists.
+fn options(pipe: &Pipe) -> Result<Vec<String>, Failure> {
+    let deadline = Instant::now() + HANDSHAKE;
+    let mut names = Vec::new();
+    loop {
+        let line = pipe.next_line(deadline)?;
+        let words: Vec<&str> = line.split_whitespace().collect();
+        match words.as_slice() {
+            ["uciok", ..] => return Ok(names),
+            ["option", "name", rest @ ..] => {
+                let end = rest.iter().position(|&w| w == "type").unwrap_or(rest.len());
+                names.push(rest[..end].join(" "));
+            }
+            _ => {}
+        }
+    }
+}
+
+/// Asks for the one legal move of [`PROBE_FEN`] at depth 1: its text shows the numbering.
+/// An answer that shows none keeps ranks 0–9, with a warning; 1–10 comes with a note.
+fn probe_ranks(pipe: &mut Pipe) -> Result<(Ranks, Option<String>), Failure> {
+    pipe.exchange("isready", "readyok", HANDSHAKE)?;
+    pipe.send(&format!("position fen {PROBE_FEN}"))?;
+    pipe.send("go depth 1")?;
+    let deadline = Instant::now() + HANDSHAKE;
+    loop {
+        let line = pipe.next_line(deadline)?;
+        let mut words = line.split_whitespace();
+        if words.next() != Some("bestmove") {
+            continue;
+        }
+        let answer = words.next().unwrap_or("");
+        return Ok(match from_probe(answer) {
+            Some(Ranks::FromOne) => (
+                Ranks::FromOne,
+                Some(format!(
+                    "Note: {} numbers ranks 1-10 (it calls e0e1 '{answer}'); its moves are translated",
+                    pipe.name
+                )),
+            ),
+            Some(ranks) => (ranks, None),
+            None => {
+                let shown: String = answer.chars().take(16).collect();
+                let warning = format!(
+                    "Warning: cannot tell how {} numbers ranks (it answered '{shown}' where e0e1 is the only move); \
+                     assuming 0-9, set ranks=1 if it counts from 1",
+                    pipe.name
+                );
+                (Ranks::FromZero, Some(warning))
+            }
+        });
+    }
+}
