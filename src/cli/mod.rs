@@ -3,7 +3,7 @@
 //! module lists the tools, prints help and the version, and runs the protocol loop.
 
 mod args;
-mod bench_cmd;
+pub(crate) mod bench_cmd;
 mod book_cmd;
 mod datagen_cmd;
 mod judge_cmd;

@@ -94,6 +94,21 @@ pub fn score_from_tt(score: i32, ply: usize) -> i32 {
     }
 }
 
+/// Memory the table may take from, in MB: the system's available memory (Linux
+/// `MemAvailable`), and no more than a cgroup (v2) memory limit leaves; `None` where unknown.
+pub fn free_memory_mb() -> Option<usize> {
+    let meminfo = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let kb = meminfo.lines().find_map(|l| l.strip_prefix("MemAvailable:"))?.trim().strip_suffix("kB")?;
+    let mut free = kb.trim().parse::<usize>().ok()? / 1024;
+    let read = |f: &str| std::fs::read_to_string(format!("/sys/fs/cgroup/{f}")).ok();
+    if let (Some(max), Some(current)) = (read("memory.max"), read("memory.current")) {
+        if let (Ok(max), Ok(current)) = (max.trim().parse::<usize>(), current.trim().parse::<usize>()) {
+            free = free.min(max.saturating_sub(current) >> 20);
+        }
+    }
+    Some(free)
+}
+
 // data layout: move 0..16, score 16..32, eval 32..48, depth 48..56, bound 56..58, generation 58..64
 fn pack(mv: Move, score: i32, eval: i32, depth: i32, bound: Bound, generation: u8) -> u64 {
     (mv.0 as u64)
@@ -118,6 +133,16 @@ impl TranspositionTable {
         let n = (mb.max(1) * 1024 * 1024 / BUCKET_BYTES).max(1);
         let buckets = std::iter::repeat_with(Bucket::default).take(n).collect();
         TranspositionTable { buckets, generation: AtomicU8::new(0) }
+    }
+
+    /// A table of exactly `mb` megabytes, or `None` when the memory cannot be had (the
+    /// allocation is tried, not assumed: a GUI may ask for more than the machine has).
+    pub fn try_new(mb: usize) -> Option<TranspositionTable> {
+        let n = (mb.max(1).checked_mul(1024 * 1024)? / BUCKET_BYTES).max(1);
+        let mut buckets = Vec::new();
+        buckets.try_reserve_exact(n).ok()?;
+        buckets.resize_with(n, Bucket::default);
+        Some(TranspositionTable { buckets, generation: AtomicU8::new(0) })
     }
 
     /// Size in bytes actually allocated for entries.
@@ -241,6 +266,13 @@ mod tests {
         assert!(tt.probe(0xDEAD_BEEE, 3).is_none());
         tt.clear();
         assert!(tt.probe(0xDEAD_BEEF, 3).is_none());
+    }
+
+    #[test]
+    fn an_impossible_size_is_refused_not_fatal() {
+        assert!(TranspositionTable::try_new(usize::MAX).is_none());
+        assert!(TranspositionTable::try_new(usize::MAX / (1 << 21)).is_none());
+        assert_eq!(TranspositionTable::try_new(1).map(|t| t.bytes()), Some(1024 * 1024));
     }
 
     #[test]
