@@ -405,7 +405,7 @@ impl Engine {
     /// Forgets everything learned (new game).
     pub fn clear(&mut self) {
         self.stop_and_wait();
-        self.tt.clear();
+        self.tt.clear_with(self.settings.threads);
         self.kept_tables().clear();
     }
 

@@ -139,10 +139,13 @@ impl TranspositionTable {
     /// allocation is tried, not assumed: a GUI may ask for more than the machine has).
     pub fn try_new(mb: usize) -> Option<TranspositionTable> {
         let n = (mb.max(1).checked_mul(1024 * 1024)? / BUCKET_BYTES).max(1);
-        let mut buckets = Vec::new();
-        buckets.try_reserve_exact(n).ok()?;
-        buckets.resize_with(n, Bucket::default);
-        Some(TranspositionTable { buckets, generation: AtomicU8::new(0) })
+        // Reserve (without touching the pages) to learn whether the memory is there, give it
+        // back, then build the table as `new` does: all-zero buckets come from a zeroed
+        // allocation, so the pages are mapped only as the search writes them.
+        let mut probe: Vec<Bucket> = Vec::new();
+        probe.try_reserve_exact(n).ok()?;
+        drop(probe);
+        Some(TranspositionTable::new(mb))
     }
 
     /// Size in bytes actually allocated for entries.
@@ -150,13 +153,28 @@ impl TranspositionTable {
         self.buckets.len() * BUCKET_BYTES
     }
 
-    /// Empties every entry (new game).
-    pub fn clear(&self) {
-        for b in &self.buckets {
-            for s in &b.slots {
-                s.check.store(0, Ordering::Relaxed);
-                s.data.store(0, Ordering::Relaxed);
+    /// Empties every entry (new game) with up to `threads` threads: GUIs such as Xiangqi Lab
+    /// send `ucinewgame` before every search, with a 2 GB table.
+    pub fn clear_with(&self, threads: usize) {
+        fn wipe(buckets: &[Bucket]) {
+            for b in buckets {
+                for s in &b.slots {
+                    s.check.store(0, Ordering::Relaxed);
+                    s.data.store(0, Ordering::Relaxed);
+                }
             }
+        }
+        // Below 64 MB a thread costs more than it saves.
+        let threads = threads.clamp(1, (self.bytes() >> 26).max(1));
+        if threads == 1 {
+            wipe(&self.buckets);
+        } else {
+            let chunk = self.buckets.len().div_ceil(threads);
+            std::thread::scope(|scope| {
+                for part in self.buckets.chunks(chunk) {
+                    scope.spawn(move || wipe(part));
+                }
+            });
         }
         self.generation.store(0, Ordering::Relaxed);
     }
@@ -264,8 +282,21 @@ mod tests {
         let e = tt.probe(0xDEAD_BEEF, 3).unwrap();
         assert_eq!(e, TtEntry { mv: m, score: -123, eval: 45, depth: 7, bound: Bound::Lower });
         assert!(tt.probe(0xDEAD_BEEE, 3).is_none());
-        tt.clear();
+        tt.clear_with(1);
         assert!(tt.probe(0xDEAD_BEEF, 3).is_none());
+    }
+
+    #[test]
+    fn clearing_with_threads_empties_every_entry() {
+        let tt = TranspositionTable::new(192);
+        let m = Move::parse("h2e2").unwrap();
+        let keys: Vec<u64> = (1..2000u64).map(|i| i.wrapping_mul(0x9E37_79B9_7F4A_7C15)).collect();
+        for &k in &keys {
+            tt.store(k, m, 1, 2, 3, Bound::Exact, 0);
+        }
+        assert!(keys.iter().filter(|&&k| tt.probe(k, 0).is_some()).count() > 1900);
+        tt.clear_with(3);
+        assert!(keys.iter().all(|&k| tt.probe(k, 0).is_none()));
     }
 
     #[test]
