@@ -1,5 +1,6 @@
-//! `chuhe bench` from the binary: one line per position, one summary line, and a node count
-//! that is the same on every run (the search's signature), pinned in `bench_signature.txt`.
+//! `chuhe bench` from the binary: one line per position, one summary line, Pikafish's
+//! closing block, and a node count that is the same on every run (the search's signature),
+//! pinned in `bench_signature.txt`.
 
 use std::process::Command;
 
@@ -12,9 +13,16 @@ fn bench(depth: &str) -> (Vec<String>, u64) {
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let text = String::from_utf8(out.stdout).unwrap();
     let lines: Vec<String> = text.lines().map(str::to_string).collect();
-    let last = lines.last().unwrap().split_whitespace().collect::<Vec<_>>();
-    assert_eq!((last.len(), last[0], last[2], last[4]), (6, "nodes", "time", "nps"), "{text}");
-    let nodes = last[1].parse().unwrap();
+    // The summary line, then Pikafish's block: '=' line, time, nodes, speed.
+    let n = lines.len();
+    assert!(n > 5, "{text}");
+    let summary = lines[n - 5].split_whitespace().collect::<Vec<_>>();
+    assert_eq!((summary.len(), summary[0], summary[2], summary[4]), (6, "nodes", "time", "nps"), "{text}");
+    let nodes: u64 = summary[1].parse().unwrap();
+    assert_eq!(lines[n - 4], "=".repeat(27));
+    assert!(lines[n - 3].starts_with("Total time (ms) : "), "{text}");
+    assert_eq!(lines[n - 2], format!("Nodes searched  : {nodes}"));
+    assert!(lines[n - 1].strip_prefix("Nodes/second    : ").is_some_and(|r| r.parse::<u64>().is_ok()), "{text}");
     (lines, nodes)
 }
 

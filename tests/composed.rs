@@ -18,9 +18,13 @@ const PAWNS_BEHIND: &str = "r1b1kap2/2p1p4/3a2bc1/6n2/p8/9/7P1/1PN5P/3PA4/PCB1K1
 /// The Black king on e6, outside its palace: the one point a king may not stand on.
 const KING_OUTSIDE: &str = "9/9/9/4k4/9/9/9/9/9/3K5 w - - 0 1";
 
-/// The last line of a `go perft` answer (`nodes N ...`).
+/// The total of a `go perft` answer as `nodes N`: UCCI's last line `nodes N ...`, or UCI's
+/// (Pikafish's) `Nodes searched: N`.
 fn perft_nodes(e: &mut Engine, depth: u32) -> String {
     let lines = e.ask(&format!("go perft {depth}"));
+    if let Some(total) = lines.iter().find_map(|l| l.strip_prefix("Nodes searched: ")) {
+        return format!("nodes {total}");
+    }
     let last = lines.last().cloned().unwrap_or_default();
     last.split_whitespace().take(2).collect::<Vec<_>>().join(" ")
 }

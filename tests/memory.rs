@@ -6,6 +6,7 @@
 mod common;
 
 use common::{errors, Engine};
+use std::process::Command;
 use std::time::Duration;
 
 const MIB: i64 = 1024 * 1024;
@@ -74,5 +75,33 @@ fn ucci_hashsize_resize() {
     settle(&mut e, "setoption hashsize 16");
     about(before - status_bytes(&e, "VmSize"), 112, "address space given back by hashsize 128 -> 16");
     search_works(&mut e, "go depth 2");
+    quit(e);
+}
+
+#[test]
+fn a_hash_the_machine_cannot_give_is_halved_with_a_note() {
+    // The address space an engine takes with its default table, after a search.
+    let (mut probe, _) = Engine::handshake("uci");
+    search_works(&mut probe, "go depth 3");
+    let base = status_bytes(&probe, "VmSize");
+    quit(probe);
+    // An engine allowed 900 MiB more than that (a small machine): Hash 2048 and 1024 cannot
+    // be allocated, a smaller table can.
+    let limit_kb = (base + 900 * MIB) / 1024;
+    let mut cmd = Command::new("sh");
+    cmd.args(["-c", &format!("ulimit -v {limit_kb} && exec \"$0\""), env!("CARGO_BIN_EXE_chuhe")]);
+    let mut e = Engine::start_command(cmd);
+    e.send("uci");
+    e.until(|l| l == "uciok");
+    let lines = e.ask("setoption name Hash value 2048");
+    assert_eq!(lines.len(), 1, "{lines:?}");
+    let used: i64 = lines[0]
+        .strip_prefix("info string Hash 2048 MB: ")
+        .and_then(|rest| rest.strip_suffix(" MB"))
+        .and_then(|rest| rest.rsplit(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("{lines:?}"));
+    assert!((1..1024).contains(&used), "{lines:?}");
+    search_works(&mut e, "go depth 4");
     quit(e);
 }

@@ -179,7 +179,8 @@ fn bench_with_a_net_gives_the_same_signature_every_run() {
         let mut args = vec!["bench", "--depth", "4"];
         args.extend_from_slice(extra);
         let out = stdout_of(&chuhe(&args));
-        out.lines().last().unwrap().split_whitespace().nth(1).unwrap().to_string()
+        let summary = out.lines().find(|l| l.starts_with("nodes ")).unwrap();
+        summary.split_whitespace().nth(1).unwrap().to_string()
     };
     let file = ["--evalfile", t.net.to_str().unwrap()];
     assert_eq!(run(&file), run(&file));

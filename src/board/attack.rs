@@ -146,6 +146,55 @@ impl Position {
         attacked::<false>(v, ksq, own.opp())
     }
 
+    /// The squares of the pieces giving check to the side to move, rank 0 first (for the
+    /// `d` command's `Checkers:` line; not a hot path).
+    pub fn checkers(&self) -> Vec<Square> {
+        let us = self.side;
+        let k = self.king_square(us);
+        let (kf, kr) = (k.file() as i32, k.rank() as i32);
+        let between = |f: i32, r: i32| -> Option<usize> {
+            // Pieces strictly between (f, r) and the king on a shared file or rank.
+            let (df, dr) = ((kf - f).signum(), (kr - r).signum());
+            if (df != 0 && dr != 0) || (df == 0 && dr == 0) {
+                return None;
+            }
+            let (mut x, mut y, mut n) = (f + df, r + dr, 0);
+            while (x, y) != (kf, kr) {
+                n += usize::from(!self.is_empty(Square::new(x as u8, y as u8)));
+                x += df;
+                y += dr;
+            }
+            Some(n)
+        };
+        let mut out: Vec<Square> = self
+            .pieces(us.opp())
+            .filter(|&(kind, sq)| {
+                let (f, r) = (sq.file() as i32, sq.rank() as i32);
+                match kind {
+                    PieceKind::Rook | PieceKind::King => between(f, r) == Some(0),
+                    PieceKind::Cannon => between(f, r) == Some(1),
+                    PieceKind::Horse => {
+                        let (df, dr) = (kf - f, kr - r);
+                        let leg = match (df.abs(), dr.abs()) {
+                            (1, 2) => Square::new(f as u8, (r + dr.signum()) as u8),
+                            (2, 1) => Square::new((f + df.signum()) as u8, r as u8),
+                            _ => return false,
+                        };
+                        self.is_empty(leg)
+                    }
+                    PieceKind::Pawn => {
+                        let ahead = if us == Color::Red { -1 } else { 1 };
+                        (f == kf && kr - r == ahead) || (r == kr && (f - kf).abs() == 1 && own_half(k, us))
+                    }
+                    PieceKind::Advisor | PieceKind::Elephant => false,
+                }
+            })
+            .map(|(_, sq)| sq)
+            .collect();
+        out.sort_by_key(|sq| sq.point());
+        out
+    }
+
     /// Whether legal move `m` checks the opponent's king.
     #[inline]
     pub fn gives_check(&self, m: Move) -> bool {
@@ -157,6 +206,26 @@ impl Position {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn checkers_are_exactly_the_checking_pieces() {
+        let names = |fen: &str| -> Vec<String> {
+            Position::from_fen(fen).unwrap().checkers().iter().map(|s| s.to_string()).collect()
+        };
+        // A rook and a cannon over a screen at once; a horse with its leg free.
+        assert_eq!(names("4k4/9/9/9/9/9/9/9/9/r2K5 w - - 0 1"), ["a0"]);
+        assert_eq!(names("4k4/9/9/9/9/9/9/3c5/3P5/3K5 w - - 0 1"), ["d2"]);
+        assert_eq!(names("4k4/9/9/9/9/9/9/2n6/9/r2K5 w - - 0 1"), ["a0", "c2"]);
+        assert!(names("4k4/9/9/9/9/9/9/2n6/2P6/3K5 w - - 0 1").is_empty(), "the horse's leg is blocked");
+        // A pawn across the river from the side; a pawn in front.
+        assert_eq!(names("4k4/9/9/9/9/9/9/9/9/3Kp4 w - - 0 1"), ["e0"]);
+        assert_eq!(names("3k5/3P5/9/9/9/9/9/9/9/4K4 b - - 0 1"), ["d8"]);
+        assert!(names("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1").is_empty());
+        // Over random games: a checker exactly when in check.
+        crate::board::testing::random_games(11, 40, 150, |pos, _, _, _| {
+            assert_eq!(pos.checkers().is_empty(), !pos.in_check(), "{pos:?}");
+        });
+    }
 
     #[test]
     fn attacked_by_counts_every_kind_as_it_captures() {

@@ -326,6 +326,18 @@ impl Position {
         out.push_str(&format!(" {side} - - {} {}", self.halfmove, self.fullmove));
         out
     }
+
+    /// The colour-mirrored position (Pikafish's `flip`): ranks reversed, Red and Black
+    /// swapped, the other side to move, the counters kept. Files stay, so `e0` becomes `e9`.
+    pub fn flipped(&self) -> Result<Position, PositionError> {
+        let pieces: Vec<(Square, Piece)> = [Color::Red, Color::Black]
+            .into_iter()
+            .flat_map(|c| {
+                self.pieces(c).map(move |(kind, sq)| (Square::new(sq.file(), 9 - sq.rank()), Piece::new(c.opp(), kind)))
+            })
+            .collect();
+        Position::from_pieces(&pieces, self.side.opp(), self.halfmove, self.fullmove)
+    }
 }
 
 #[cfg(test)]
@@ -338,6 +350,19 @@ mod tests {
             Err(e) => assert!(e.to_string().contains(needle), "{fen}: '{e}' lacks '{needle}'"),
         }
     }
+
+    #[test]
+    fn flipping_mirrors_colours_and_twice_is_the_same() {
+        let fen = "2bak4/4a4/4b4/2P5P/3RN4/9/r8/2n6/9/3AKA3 w - - 7 41";
+        let p = Position::from_fen(fen).unwrap();
+        let f = p.flipped().unwrap();
+        assert_eq!(f.to_fen(), "3aka3/9/2N6/R8/9/3rn4/2p5p/4B4/4A4/2BAK4 b - - 7 41");
+        assert_eq!(f.flipped().unwrap().to_fen(), fen);
+        assert_eq!(Position::startpos().flipped().unwrap().to_fen().split(' ').next(), Some(START_BOARD_FLIPPED));
+    }
+
+    /// The start position mirrored is the start position's board again.
+    const START_BOARD_FLIPPED: &str = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR";
 
     #[test]
     fn start_round_trip() {

@@ -23,8 +23,10 @@ options (--name VALUE or --name=VALUE):
 
 Searches the built-in positions (openings, middlegames, endgames, positions in check) with
 one thread and a 16 MB hash cleared per position: one line per position, then exactly one
-line 'nodes <N> time <ms> nps <rate>'. N is the same on every run of the same binary: a
-signature of the search, which changes when a change alters the search.
+line 'nodes <N> time <ms> nps <rate>', then Pikafish's closing block for test frameworks
+(a line of '=', 'Total time (ms) : T', 'Nodes searched  : N', 'Nodes/second    : R'). N is
+the same on every run of the same binary: a signature of the search, which changes when a
+change alters the search. The engine's 'bench' command runs the same search.
 
 examples:
   chuhe bench
@@ -82,7 +84,8 @@ pub fn run(args: &[String]) -> Result<(), String> {
     let a = Args::parse(args, &["depth", "eval", "evalfile"], &[])?;
     let depth = a.number("depth", 1, 30, Some(DEFAULT_DEPTH as u64))? as u32;
     let evaluator = a.evaluator()?;
-    let (nodes, ms) = bench(depth, evaluator, |i, fen, r, ms| {
+    let setup = Setup { depth, hash_mb: 16, threads: 1, evaluator };
+    let (nodes, ms) = bench(&setup, |i, fen, r, ms| {
         let score = match r.score {
             Score::Cp(v) => format!("cp {v}"),
             Score::Mate(m) => format!("mate {m}"),
@@ -91,27 +94,53 @@ pub fn run(args: &[String]) -> Result<(), String> {
         outln!("position {:2} nodes {:9} time {:6} best {best} score {score}  {fen}", i + 1, r.nodes, ms);
     })?;
     outln!("nodes {nodes} time {ms} nps {}", nodes * 1000 / ms.max(1));
+    for line in closing_block(nodes, ms) {
+        outln!("{line}");
+    }
     Ok(())
 }
 
-/// Searches every bench position to `depth` (one thread, 16 MB, table cleared per
-/// position), calling `each` per position; returns total nodes and milliseconds.
+/// Pikafish's (and Stockfish's) last lines of a bench, which test frameworks such as
+/// OpenBench read: total time, nodes and speed.
+pub fn closing_block(nodes: u64, ms: u64) -> [String; 4] {
+    let ms = ms.max(1);
+    [
+        "=".repeat(27),
+        format!("Total time (ms) : {ms}"),
+        format!("Nodes searched  : {nodes}"),
+        format!("Nodes/second    : {}", nodes * 1000 / ms),
+    ]
+}
+
+/// How a bench searches: the depth, the table, the threads and the evaluation.
+pub struct Setup {
+    /// Depth of each search.
+    pub depth: u32,
+    /// Table size, MB (cleared per position).
+    pub hash_mb: usize,
+    /// Search threads (more than one: the node count varies from run to run).
+    pub threads: usize,
+    /// The evaluation.
+    pub evaluator: crate::eval::Evaluator,
+}
+
+/// Searches every bench position as `setup` says (the table cleared per position), calling
+/// `each` per position; returns total nodes and milliseconds.
 pub fn bench(
-    depth: u32,
-    evaluator: crate::eval::Evaluator,
+    setup: &Setup,
     mut each: impl FnMut(usize, &str, &crate::search::SearchResult, u64),
 ) -> Result<(u64, u64), String> {
     let mut engine = Engine::new();
-    engine.set_hash_mb(16);
-    engine.set_threads(1);
-    engine.set_evaluator(evaluator);
+    engine.set_hash_mb(setup.hash_mb);
+    engine.set_threads(setup.threads);
+    engine.set_evaluator(setup.evaluator.clone());
     let mut total_nodes = 0;
     let start = Instant::now();
     for (i, fen) in POSITIONS.iter().enumerate() {
         let pos = Position::from_fen(fen).map_err(|e| format!("bench position {}: {e}", i + 1))?;
         engine.clear();
         let t = Instant::now();
-        let limits = Limits { depth: Some(depth), ..Limits::default() };
+        let limits = Limits { depth: Some(setup.depth), ..Limits::default() };
         let r = engine.search_sync(&pos, &[], limits);
         total_nodes += r.nodes;
         each(i, fen, &r, t.elapsed().as_millis() as u64);

@@ -13,7 +13,7 @@ macro_rules! outln {
 }
 
 mod args;
-mod bench_cmd;
+pub(crate) mod bench_cmd;
 mod book_cmd;
 mod datagen_cmd;
 mod judge_cmd;

@@ -81,6 +81,58 @@ impl Go {
     }
 }
 
+/// The words of `bench`, Pikafish's order: `bench [hash MB] [threads] [depth] [default]
+/// [depth]` (its other position sets and limit types are not offered).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BenchArgs {
+    /// Table size, MB.
+    pub hash_mb: u64,
+    /// Search threads.
+    pub threads: u64,
+    /// Depth of each search.
+    pub depth: u32,
+}
+
+/// The largest `bench` depth (as `chuhe bench --depth`).
+pub const MAX_BENCH_DEPTH: u64 = 30;
+
+impl Default for BenchArgs {
+    fn default() -> Self {
+        BenchArgs { hash_mb: 16, threads: 1, depth: crate::cli::bench_cmd::DEFAULT_DEPTH }
+    }
+}
+
+/// Parses the words after `bench`.
+fn parse_bench(w: &mut Words) -> Result<BenchArgs, String> {
+    let mut a = BenchArgs::default();
+    let mut number = |what: &str, min: u64, max: u64| -> Result<Option<u64>, String> {
+        let Some(x) = w.next_word() else { return Ok(None) };
+        match parse_count(x) {
+            Some(n) if (min..=max).contains(&n) => Ok(Some(n)),
+            _ => Err(format!("bench: {what} must be an integer in {min}..{max}, got '{}'", clip(x))),
+        }
+    };
+    if let Some(h) = number("the hash size (MB)", 1, super::options::MAX_HASH_MB)? {
+        a.hash_mb = h;
+    }
+    if let Some(t) = number("the thread count", 1, super::options::MAX_THREADS)? {
+        a.threads = t;
+    }
+    if let Some(d) = number("the depth", 1, MAX_BENCH_DEPTH)? {
+        a.depth = d as u32;
+    }
+    if let Some(set) = w.next_word().filter(|x| *x != "default") {
+        return Err(format!("bench: only the built-in positions ('default') are offered, not '{}'", clip(set)));
+    }
+    if let Some(kind) = w.next_word().filter(|x| *x != "depth") {
+        return Err(format!("bench: only a depth limit ('depth') is offered, not '{}'", clip(kind)));
+    }
+    match w.next_word() {
+        Some(x) => Err(format!("bench: unexpected word '{}'", clip(x))),
+        None => Ok(a),
+    }
+}
+
 /// One command from the GUI, whatever the dialect.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Command {
@@ -120,12 +172,19 @@ pub enum Command {
     Display,
     /// Print the evaluation breakdown.
     Eval,
+    /// Mirror the position: ranks reversed, colours and the side to move swapped.
+    Flip,
+    /// Print how the binary was built.
+    Compiler,
+    /// Search the bench positions and print Pikafish's closing block.
+    Bench(BenchArgs),
     /// Leave.
     Quit,
 }
 
 /// A cursor over the words of one command line.
 pub struct Words<'a> {
+    line: &'a str,
     words: Vec<&'a str>,
     at: usize,
 }
@@ -133,7 +192,7 @@ pub struct Words<'a> {
 impl<'a> Words<'a> {
     /// Splits `line` on whitespace.
     pub fn new(line: &'a str) -> Words<'a> {
-        Words { words: line.split_whitespace().collect(), at: 0 }
+        Words { line, words: line.split_whitespace().collect(), at: 0 }
     }
 
     /// A line's first word (`None`: a blank line) and the words after it.
@@ -154,9 +213,13 @@ impl<'a> Words<'a> {
         self.words.get(self.at).copied()
     }
 
-    /// Everything not yet consumed, joined by single spaces.
+    /// Everything not yet consumed, as the line has it (inner spaces kept, so a path such as
+    /// `My  Nets/x.nnue` survives), without leading or trailing whitespace.
     pub fn rest(&mut self) -> String {
-        let r = self.words[self.at..].join(" ");
+        let (Some(first), Some(last)) = (self.words.get(self.at), self.words.last()) else { return String::new() };
+        // Each word is a slice of `line`, so its offset is its address minus the line's.
+        let offset = |w: &str| w.as_ptr() as usize - self.line.as_ptr() as usize;
+        let r = self.line[offset(first)..offset(last) + last.len()].to_string();
         self.at = self.words.len();
         r
     }
@@ -201,7 +264,8 @@ pub fn parse_go(
 }
 
 /// The commands UCCI and UCI spell alike: `isready`, `position`, `stop`, `probe`, `quit`,
-/// `d`, `eval`; anything else is an unknown command.
+/// `d`, `eval`, and Pikafish's `flip`, `compiler` and `bench`; anything else is an unknown
+/// command.
 pub fn parse_shared(cmd: &str, w: &mut Words) -> Result<Command, String> {
     Ok(match cmd {
         "isready" => bare(cmd, w, Command::IsReady)?,
@@ -211,6 +275,9 @@ pub fn parse_shared(cmd: &str, w: &mut Words) -> Result<Command, String> {
         "quit" => bare(cmd, w, Command::Quit)?,
         "d" => Command::Display,
         "eval" => Command::Eval,
+        "flip" => bare(cmd, w, Command::Flip)?,
+        "compiler" => bare(cmd, w, Command::Compiler)?,
+        "bench" => Command::Bench(parse_bench(w)?),
         other => return Err(format!("unknown command '{}'", clip(other))),
     })
 }
@@ -341,6 +408,30 @@ mod tests {
         assert_eq!(parse_time("abc", 1), None);
         assert_eq!(parse_time("inf", 1), None);
         assert_eq!(parse_time("nan", 1), None);
+    }
+
+    #[test]
+    fn rest_keeps_the_line_as_sent() {
+        let mut w = Words::new("setoption name EvalFile value  /tmp/My  Nets/a b.nnue  ");
+        for _ in 0..4 {
+            w.next_word();
+        }
+        assert_eq!(w.rest(), "/tmp/My  Nets/a b.nnue");
+        assert_eq!(w.rest(), "");
+        assert_eq!(Words::new("").rest(), "");
+    }
+
+    #[test]
+    fn bench_words() {
+        let b = |line: &str| parse_bench(&mut Words::new(line));
+        assert_eq!(b(""), Ok(BenchArgs::default()));
+        assert_eq!(b("64 2 5 default depth"), Ok(BenchArgs { hash_mb: 64, threads: 2, depth: 5 }));
+        assert_eq!(b("16 1 3"), Ok(BenchArgs { hash_mb: 16, threads: 1, depth: 3 }));
+        assert!(b("16 1 99").unwrap_err().contains("depth"));
+        assert!(b("x").unwrap_err().contains("hash"));
+        assert!(b("16 1 5 bench.fens").unwrap_err().contains("'default'"));
+        assert!(b("16 1 5 default movetime").unwrap_err().contains("'depth'"));
+        assert!(b("16 1 5 default depth x").unwrap_err().contains("unexpected"));
     }
 
     #[test]

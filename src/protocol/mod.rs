@@ -75,6 +75,16 @@ pub trait Replies: Send + Sync {
     }
     /// Reply to `probe`.
     fn pophash(&self, p: Option<&ProbeInfo>) -> Option<String>;
+    /// Whether `go perft`, `d` and `eval` answer in Pikafish's shapes (UCI, whose tools parse
+    /// them), with Chuhe's extras after them as `info string` lines; else Chuhe's own forms.
+    fn pikafish_shapes(&self) -> bool {
+        false
+    }
+    /// Lines before `bestmove` when the side to move has no legal move (UCI: Pikafish's
+    /// `info depth 0 score mate 0`: mated or stalemated, which loses in xiangqi).
+    fn no_legal_move(&self) -> Vec<String> {
+        Vec::new()
+    }
 }
 
 /// A dialect in which every line is one self-contained shared [`Command`] (UCCI, UCI), run by

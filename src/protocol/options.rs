@@ -233,7 +233,7 @@ pub enum Style {
     Ucci,
     /// `option name Hash type spin default 16 min 1 max 4096`.
     Uci,
-    /// `feature option="MultiPV -spin 1 1 128"`.
+    /// `feature option="MultiPV -spin 1 1 500"`.
     Cecp,
 }
 
@@ -286,7 +286,7 @@ pub const MAX_HASH_MB: u64 = 4096;
 /// Largest thread count accepted.
 pub const MAX_THREADS: u64 = 64;
 /// Largest MultiPV accepted.
-pub const MAX_MULTIPV: u64 = 128;
+pub const MAX_MULTIPV: u64 = 500;
 /// Default move overhead, ms.
 pub const DEFAULT_MOVE_OVERHEAD_MS: u64 = 30;
 /// Largest move overhead accepted, ms.
@@ -571,7 +571,7 @@ mod tests {
     fn one_formatter_per_style() {
         assert_eq!(HASH0.advertise(Style::Ucci), "option hashsize type spin min 0 max 4096 default 16");
         assert_eq!(HASH.advertise(Style::Uci), "option name Hash type spin default 16 min 1 max 4096");
-        assert_eq!(MULTIPV.advertise(Style::Cecp), "feature option=\"MultiPV -spin 1 1 128\"");
+        assert_eq!(MULTIPV.advertise(Style::Cecp), "feature option=\"MultiPV -spin 1 1 500\"");
         assert_eq!(MS.advertise(Style::Ucci), "option usemillisec type check default false");
         assert_eq!(PONDER.advertise(Style::Uci), "option name Ponder type check default false");
         assert_eq!(PONDER.advertise(Style::Cecp), "feature option=\"Ponder -check 0\"");

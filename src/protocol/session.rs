@@ -3,7 +3,7 @@
 //! The loop here reads typed commands from the reader thread's channel, so nothing it does
 //! waits on a search: `stop`, `ponderhit`, `isready`, `probe` and `quit` act at once.
 
-use super::command::{Command, Go, PositionCmd, Start};
+use super::command::{BenchArgs, Command, Go, PositionCmd, Start};
 use super::options::{pruning_switches, Key, Options};
 use super::policy::{self, Decision, History};
 use super::{Dialect, Input, Output, Replies};
@@ -156,7 +156,8 @@ impl Session {
     pub fn new(replies: Arc<dyn Replies>, out: Output) -> Session {
         let opts = Options::default();
         let mut engine = Engine::new();
-        engine.set_hash_mb(opts.hash_mb as usize);
+        // The default size always fits (else a note would have nowhere to go yet).
+        let _ = engine.set_hash_mb(opts.hash_mb as usize);
         engine.set_threads(opts.threads as usize);
         engine.set_multipv(opts.multipv as usize);
         Session {
@@ -320,9 +321,12 @@ impl Session {
             }
             Command::SetOption { name, value } => self.set_option(&name, value.as_deref()),
             Command::NewGame => self.require_idle("new game").map(|()| self.new_game()),
-            Command::Position(p) => self.build_game(&p).map(|g| {
+            Command::Position(p) => self.build_game(&p, self.replies.pikafish_shapes()).map(|(g, note)| {
                 self.game = g;
                 self.banned.clear();
+                if let Some(note) = note {
+                    self.error(&note);
+                }
             }),
             Command::BanMoves(moves) => self.ban(moves),
             Command::Go(go) => self.go(go),
@@ -336,7 +340,7 @@ impl Session {
                 }
                 Ok(())
             }
-            Command::Probe(p) => self.build_game(&p).map(|g| {
+            Command::Probe(p) => self.build_game(&p, false).map(|(g, _)| {
                 if let Some(line) = self.replies.pophash(self.engine.probe(g.position()).as_ref()) {
                     self.out.line(&line);
                 }
@@ -349,6 +353,17 @@ impl Session {
                 self.eval();
                 Ok(())
             }
+            Command::Flip => self
+                .game
+                .position()
+                .flipped()
+                .map(|p| self.set_game(Game::new(p)))
+                .map_err(|e| format!("flip: the mirrored position cannot be played ({e}); position unchanged")),
+            Command::Compiler => {
+                self.out.lines(&compiler_lines());
+                Ok(())
+            }
+            Command::Bench(args) => self.bench(args),
             Command::Quit => {
                 self.finish_search();
                 if let Some(bye) = self.replies.bye() {
@@ -413,7 +428,11 @@ impl Session {
             self.network = network;
         }
         match applied.key {
-            Key::Hash => self.engine.set_hash_mb(self.opts.hash_mb as usize),
+            Key::Hash => {
+                if let Some(note) = self.engine.set_hash_mb(self.opts.hash_mb as usize) {
+                    self.out.line(&self.replies.message(&note));
+                }
+            }
             Key::Threads => self.engine.set_threads(self.opts.threads as usize),
             Key::MultiPv => self.engine.set_multipv(self.opts.multipv as usize),
             Key::ClearHash => self.new_game(),
@@ -436,8 +455,13 @@ impl Session {
         Ok(())
     }
 
-    /// The game a `position`/`probe` command describes; an error changes nothing.
-    fn build_game(&self, p: &PositionCmd) -> Result<Game, String> {
+    /// The game a `position`/`probe` command describes; an error changes nothing. With
+    /// `keep_prefix` (UCI, as Pikafish and Stockfish have long done) a move that cannot be
+    /// played ends the list instead: the game is the start and the moves before it, and the
+    /// note says so. Clients rely on that: pikafish-terminal sends the current position's FEN
+    /// followed by every move since the start. The note avoids the word "illegal", which
+    /// that client takes for the end of a `go perft` answer.
+    fn build_game(&self, p: &PositionCmd, keep_prefix: bool) -> Result<(Game, Option<String>), String> {
         let start = match &p.start {
             Start::StartPos => Position::startpos(),
             Start::Fen(f) => Position::from_fen(f).map_err(|e| format!("position: {e}; position unchanged"))?,
@@ -445,14 +469,18 @@ impl Session {
         let mut game = Game::new(start);
         for (i, &m) in p.moves.iter().enumerate() {
             if game.play(m).is_err() {
-                return Err(format!(
-                    "position: illegal move '{m}' (move {} of {}); position unchanged",
-                    i + 1,
-                    p.moves.len()
-                ));
+                let (n, total) = (i + 1, p.moves.len());
+                if keep_prefix {
+                    let note = format!(
+                        "position: move '{m}' (move {n} of {total}) cannot be played there; the position is the \
+                         start and the {i} moves before it"
+                    );
+                    return Ok((game, Some(note)));
+                }
+                return Err(format!("position: illegal move '{m}' (move {n} of {total}); position unchanged"));
             }
         }
-        Ok(game)
+        Ok((game, None))
     }
 
     fn ban(&mut self, moves: Vec<Move>) -> Result<(), String> {
@@ -490,7 +518,9 @@ impl Session {
             history.draw_offered = false;
             drop(history);
             let d = Decision { best: None, ponder_move: None, draw: false, resign: false };
-            self.out.lines(&self.replies.bestmove(&d));
+            let mut lines = if legal.is_empty() { self.replies.no_legal_move() } else { Vec::new() };
+            lines.extend(self.replies.bestmove(&d));
+            self.out.lines(&lines);
             return Ok(());
         }
         drop(history);
@@ -614,7 +644,7 @@ impl Session {
             "debug: go: {root_moves} root moves; {}; threads {}, hash {} MB, pruning {}, move overhead {} ms",
             parts.join(", "),
             o.threads,
-            o.hash_mb,
+            self.engine.hash_mb(),
             o.pruning,
             o.move_overhead_ms
         )
@@ -763,12 +793,47 @@ impl Session {
             lines.extend(split.iter().map(|(m, n)| format!("{m}: {n}")));
         }
         let ms = t.elapsed().as_millis() as u64;
-        lines.push(format!("nodes {total} time {ms} nps {}", total * 1000 / ms.max(1)));
+        let nps = total * 1000 / ms.max(1);
+        if self.replies.pikafish_shapes() {
+            // Pikafish: a blank line, the total, a blank line; the time after, for people.
+            lines.extend(["".to_string(), format!("Nodes searched: {total}"), "".to_string()]);
+            lines.push(self.replies.message(&format!("perft depth {depth} time {ms} ms nps {nps}")));
+        } else {
+            lines.push(format!("nodes {total} time {ms} nps {nps}"));
+        }
         self.out.lines(&lines);
         Ok(())
     }
 
+    /// `bench`: the search of `chuhe bench` with the session's evaluation, one `info string`
+    /// per position, then Pikafish's closing block. Runs on the loop's thread.
+    fn bench(&mut self, a: BenchArgs) -> Result<(), String> {
+        self.require_idle("bench")?;
+        let setup = crate::cli::bench_cmd::Setup {
+            depth: a.depth,
+            hash_mb: a.hash_mb as usize,
+            threads: a.threads as usize,
+            evaluator: self.evaluator(),
+        };
+        let count = crate::cli::bench_cmd::POSITIONS.len();
+        let (out, replies) = (self.out.clone(), self.replies.clone());
+        let (nodes, ms) = crate::cli::bench_cmd::bench(&setup, |i, _, r, ms| {
+            let best = r.best.map_or("(none)".to_string(), |m| m.to_string());
+            out.line(&replies.message(&format!(
+                "bench position {}/{count} depth {} nodes {} time {ms} bestmove {best}",
+                i + 1,
+                a.depth,
+                r.nodes
+            )));
+        })?;
+        self.out.lines(&crate::cli::bench_cmd::closing_block(nodes, ms));
+        Ok(())
+    }
+
     fn display(&self) {
+        if self.replies.pikafish_shapes() {
+            return self.display_pikafish();
+        }
         let pos = self.game.position();
         let mut lines: Vec<String> = pos.pretty().lines().map(str::to_string).collect();
         lines.push(format!("fen {}", pos.to_fen()));
@@ -781,6 +846,36 @@ impl Session {
         lines.push(format!("moves since the FEN {}", self.game.moves().len()));
         let banned: Vec<String> = self.banned.iter().map(Move::to_string).collect();
         lines.push(format!("banmoves {}", if banned.is_empty() { "(none)".to_string() } else { banned.join(" ") }));
+        self.out.lines(&lines);
+    }
+
+    /// `d` in Pikafish's shape: the board in a grid, `Fen:`, `Key:`, `Checkers:`; then the
+    /// side to move and the moves since the FEN as an `info string`.
+    fn display_pikafish(&self) {
+        let pos = self.game.position();
+        const RULE: &str = " +---+---+---+---+---+---+---+---+---+";
+        let mut lines = vec![String::new(), RULE.to_string()];
+        for r in (0..10u8).rev() {
+            let mut row = String::new();
+            for f in 0..9u8 {
+                row.push_str(" | ");
+                row.push(pos.piece_at(crate::board::Square::new(f, r)).map_or(' ', |p| p.letter()));
+            }
+            lines.push(format!("{row} | {r}"));
+            lines.push(RULE.to_string());
+        }
+        lines.push("   a   b   c   d   e   f   g   h   i".to_string());
+        lines.push(String::new());
+        lines.push(format!("Fen: {}", pos.to_fen()));
+        lines.push(format!("Key: {:016X}", pos.key()));
+        let checkers: Vec<String> = pos.checkers().iter().map(|s| s.to_string()).collect();
+        lines.push(format!("Checkers: {}", checkers.join(" ")));
+        lines.push(self.replies.message(&format!(
+            "side to move {}{}, moves since the FEN {}",
+            pos.side_to_move().name(),
+            if pos.in_check() { " (in check)" } else { "" },
+            self.game.moves().len()
+        )));
         self.out.lines(&lines);
     }
 
@@ -800,6 +895,22 @@ impl Session {
 
     fn eval(&self) {
         let pos = self.game.position();
+        let mut head = Vec::new();
+        if self.replies.pikafish_shapes() {
+            // Pikafish's closing lines, in pawns from Red's side (its "white side").
+            let red = |v: i32| if pos.side_to_move() == Color::Red { v } else { -v };
+            let pawns = |v: i32| format!("{:+.2}", f64::from(red(v)) / 100.0);
+            head.push(String::new());
+            if pos.in_check() {
+                head.push("Final evaluation: none (in check)".to_string());
+            } else {
+                let net = self.current_network().evaluate_position(pos);
+                let (used, which) =
+                    if self.opts.use_nnue { (net, "network") } else { (eval::evaluate(pos), "hand-written") };
+                head.push(format!("NNUE evaluation        {} (red side)", pawns(net)));
+                head.push(format!("Final evaluation       {} (red side) [{which} evaluation]", pawns(used)));
+            }
+        }
         let terms = eval::breakdown(pos);
         let mut lines: Vec<String> =
             terms.iter().map(|t| format!("{:<16} {:+} (Red minus Black)", t.name, t.red_minus_black)).collect();
@@ -827,8 +938,52 @@ impl Session {
             "in use",
             if self.opts.use_nnue { "network (UseNNUE on)" } else { "hand-written (UseNNUE off)" }
         ));
+        if !head.is_empty() {
+            // After Pikafish's lines Chuhe's own come as info strings, which UCI tools skip.
+            lines = head.into_iter().chain(lines.iter().map(|l| self.replies.message(&format!("eval {l}")))).collect();
+        }
         self.out.lines(&lines);
     }
+}
+
+/// `compiler`: how the binary was built, in Pikafish's four labelled lines between blank
+/// lines (the build script records the compiler's version, the target and the profile).
+pub fn compiler_lines() -> Vec<String> {
+    let version = option_env!("CHUHE_RUSTC_VERSION").unwrap_or("rustc (version unknown)");
+    let short: Vec<&str> = version.split_whitespace().take(2).collect();
+    let os = match std::env::consts::OS {
+        "linux" => "Linux",
+        "macos" => "Apple",
+        "windows" => "Microsoft Windows",
+        other => other,
+    };
+    let mut settings = format!(
+        "{}bit {} (opt-level {})",
+        usize::BITS,
+        option_env!("CHUHE_PROFILE").unwrap_or(if cfg!(debug_assertions) { "debug" } else { "release" }),
+        option_env!("CHUHE_OPT_LEVEL").unwrap_or("?")
+    );
+    for (on, name) in [
+        (cfg!(target_feature = "avx2"), " AVX2"),
+        (cfg!(target_feature = "sse4.1"), " SSE41"),
+        (cfg!(target_feature = "sse2"), " SSE2"),
+        (cfg!(target_feature = "neon"), " NEON"),
+        (cfg!(target_feature = "popcnt"), " POPCNT"),
+    ] {
+        if on {
+            settings.push_str(name);
+        }
+    }
+    settings.push_str(&format!("; network inference chosen at run time: {}", Network::simd_path()));
+    let target = option_env!("CHUHE_TARGET").unwrap_or(std::env::consts::ARCH);
+    vec![
+        String::new(),
+        format!("Compiled by                : {} on {os}", short.join(" ")),
+        format!("Compilation architecture   : {target}"),
+        format!("Compilation settings       : {settings}"),
+        format!("Compiler __VERSION__ macro : {version}"),
+        String::new(),
+    ]
 }
 
 #[cfg(test)]

@@ -155,6 +155,14 @@ impl Replies for Uci {
         }]
     }
 
+    fn pikafish_shapes(&self) -> bool {
+        true
+    }
+
+    fn no_legal_move(&self) -> Vec<String> {
+        vec!["info depth 0 score mate 0".to_string()]
+    }
+
     fn pophash(&self, p: Option<&ProbeInfo>) -> Option<String> {
         Some(match p {
             None => "info string pophash: not in the hash table".to_string(),

@@ -279,16 +279,42 @@ impl Engine {
         }
     }
 
-    /// Resizes the table to exactly `mb` megabytes (call while idle; clears it).
-    pub fn set_hash_mb(&mut self, mb: usize) {
+    /// Resizes the table to `mb` megabytes (call while idle; clears it). When the machine
+    /// cannot give that much (more than three quarters of the free memory, or the allocation
+    /// fails) the size is halved until it fits, and the returned note says what was used.
+    pub fn set_hash_mb(&mut self, mb: usize) -> Option<String> {
         let mb = mb.max(1);
         self.stop_and_wait();
-        if mb != self.hash_mb {
-            self.hash_mb = mb;
-            // Free the old table before allocating the new one.
-            self.tt = Arc::new(TranspositionTable::new(1));
-            self.tt = Arc::new(TranspositionTable::new(mb));
+        if mb == self.hash_mb {
+            return None;
         }
+        self.hash_mb = mb;
+        // Free the old table before allocating the new one.
+        self.tt = Arc::new(TranspositionTable::new(1));
+        let mut size = mb;
+        let mut why = None;
+        if let Some(free) = tt::free_memory_mb() {
+            let cap = (free / 4 * 3).max(1);
+            if size > cap {
+                while size > cap && size > 1 {
+                    size /= 2;
+                }
+                why = Some(format!("only {free} MB of memory is free"));
+            }
+        }
+        loop {
+            if let Some(table) = TranspositionTable::try_new(size) {
+                self.tt = Arc::new(table);
+                break;
+            }
+            why = Some("the memory could not be allocated".to_string());
+            if size == 1 {
+                // The 1 MB table allocated above stays.
+                break;
+            }
+            size /= 2;
+        }
+        why.map(|why| format!("Hash {mb} MB: {why}; using {} MB", self.hash_mb()))
     }
 
     /// Current table size in MB (as allocated).
@@ -308,7 +334,7 @@ impl Engine {
 
     /// Sets how many principal variations to report.
     pub fn set_multipv(&mut self, n: usize) {
-        self.settings.multipv = n.clamp(1, 128);
+        self.settings.multipv = n.clamp(1, 500);
     }
 
     /// Switches selective-search techniques on or off (for measuring them).
@@ -379,7 +405,7 @@ impl Engine {
     /// Forgets everything learned (new game).
     pub fn clear(&mut self) {
         self.stop_and_wait();
-        self.tt.clear();
+        self.tt.clear_with(self.settings.threads);
         self.kept_tables().clear();
     }
 

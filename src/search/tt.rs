@@ -94,6 +94,43 @@ pub fn score_from_tt(score: i32, ply: usize) -> i32 {
     }
 }
 
+/// `n` empty buckets from a zeroed allocation (the kernel maps the pages only as the search
+/// writes them), or `None` if the allocator refuses. Fallible and zeroed at once is not in
+/// stable safe Rust (a reserve-then-fill touches every page; a reserve used only as a probe
+/// is optimised away), hence the allocator call.
+fn zeroed_buckets(n: usize) -> Option<Vec<Bucket>> {
+    let layout = std::alloc::Layout::array::<Bucket>(n).ok()?;
+    if layout.size() == 0 {
+        return None;
+    }
+    // SAFETY: the layout has a non-zero size (checked above); a null result is handled; all-zero
+    // bytes are a valid `Bucket` (every field is an `AtomicU64`, zero being 0); and the memory
+    // comes from the global allocator with exactly the layout a `Vec<Bucket>` of capacity `n`
+    // has, so the `Vec` may own it, with all `n` elements initialised.
+    unsafe {
+        let ptr = std::alloc::alloc_zeroed(layout).cast::<Bucket>();
+        if ptr.is_null() {
+            return None;
+        }
+        Some(Vec::from_raw_parts(ptr, n, n))
+    }
+}
+
+/// Memory the table may take from, in MB: the system's available memory (Linux
+/// `MemAvailable`), and no more than a cgroup (v2) memory limit leaves; `None` where unknown.
+pub fn free_memory_mb() -> Option<usize> {
+    let meminfo = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let kb = meminfo.lines().find_map(|l| l.strip_prefix("MemAvailable:"))?.trim().strip_suffix("kB")?;
+    let mut free = kb.trim().parse::<usize>().ok()? / 1024;
+    let read = |f: &str| std::fs::read_to_string(format!("/sys/fs/cgroup/{f}")).ok();
+    if let (Some(max), Some(current)) = (read("memory.max"), read("memory.current")) {
+        if let (Ok(max), Ok(current)) = (max.trim().parse::<usize>(), current.trim().parse::<usize>()) {
+            free = free.min(max.saturating_sub(current) >> 20);
+        }
+    }
+    Some(free)
+}
+
 // data layout: move 0..16, score 16..32, eval 32..48, depth 48..56, bound 56..58, generation 58..64
 fn pack(mv: Move, score: i32, eval: i32, depth: i32, bound: Bound, generation: u8) -> u64 {
     (mv.0 as u64)
@@ -120,18 +157,40 @@ impl TranspositionTable {
         TranspositionTable { buckets, generation: AtomicU8::new(0) }
     }
 
+    /// A table of exactly `mb` megabytes, or `None` when the memory cannot be had (the
+    /// allocation is tried, not assumed: a GUI may ask for more than the machine has).
+    pub fn try_new(mb: usize) -> Option<TranspositionTable> {
+        let n = (mb.max(1).checked_mul(1024 * 1024)? / BUCKET_BYTES).max(1);
+        Some(TranspositionTable { buckets: zeroed_buckets(n)?, generation: AtomicU8::new(0) })
+    }
+
     /// Size in bytes actually allocated for entries.
     pub fn bytes(&self) -> usize {
         self.buckets.len() * BUCKET_BYTES
     }
 
-    /// Empties every entry (new game).
-    pub fn clear(&self) {
-        for b in &self.buckets {
-            for s in &b.slots {
-                s.check.store(0, Ordering::Relaxed);
-                s.data.store(0, Ordering::Relaxed);
+    /// Empties every entry (new game) with up to `threads` threads: GUIs such as Xiangqi Lab
+    /// send `ucinewgame` before every search, with a 2 GB table.
+    pub fn clear_with(&self, threads: usize) {
+        fn wipe(buckets: &[Bucket]) {
+            for b in buckets {
+                for s in &b.slots {
+                    s.check.store(0, Ordering::Relaxed);
+                    s.data.store(0, Ordering::Relaxed);
+                }
             }
+        }
+        // Below 64 MB a thread costs more than it saves.
+        let threads = threads.clamp(1, (self.bytes() >> 26).max(1));
+        if threads == 1 {
+            wipe(&self.buckets);
+        } else {
+            let chunk = self.buckets.len().div_ceil(threads);
+            std::thread::scope(|scope| {
+                for part in self.buckets.chunks(chunk) {
+                    scope.spawn(move || wipe(part));
+                }
+            });
         }
         self.generation.store(0, Ordering::Relaxed);
     }
@@ -239,8 +298,33 @@ mod tests {
         let e = tt.probe(0xDEAD_BEEF, 3).unwrap();
         assert_eq!(e, TtEntry { mv: m, score: -123, eval: 45, depth: 7, bound: Bound::Lower });
         assert!(tt.probe(0xDEAD_BEEE, 3).is_none());
-        tt.clear();
+        tt.clear_with(1);
         assert!(tt.probe(0xDEAD_BEEF, 3).is_none());
+    }
+
+    #[test]
+    fn clearing_with_threads_empties_every_entry() {
+        let tt = TranspositionTable::new(192);
+        let m = Move::parse("h2e2").unwrap();
+        let keys: Vec<u64> = (1..2000u64).map(|i| i.wrapping_mul(0x9E37_79B9_7F4A_7C15)).collect();
+        for &k in &keys {
+            tt.store(k, m, 1, 2, 3, Bound::Exact, 0);
+        }
+        assert!(keys.iter().filter(|&&k| tt.probe(k, 0).is_some()).count() > 1900);
+        tt.clear_with(3);
+        assert!(keys.iter().all(|&k| tt.probe(k, 0).is_none()));
+    }
+
+    #[test]
+    fn an_impossible_size_is_refused_not_fatal() {
+        // black_box: an allocation nothing reads may be assumed to succeed and left out.
+        let made = |mb: usize| std::hint::black_box(TranspositionTable::try_new(mb)).map(|t| t.bytes());
+        assert_eq!(made(usize::MAX), None);
+        assert_eq!(made(usize::MAX / (1 << 21)), None);
+        assert_eq!(made(1), Some(1024 * 1024));
+        let t = TranspositionTable::try_new(2).unwrap();
+        t.store(7, Move::NULL, 1, 2, 3, Bound::Exact, 0);
+        assert_eq!(t.probe(7, 0).map(|e| e.depth), Some(3));
     }
 
     #[test]

@@ -29,12 +29,13 @@ pub struct Engine {
 impl Engine {
     /// Starts `chuhe` with no arguments (the protocol loop).
     pub fn start() -> Engine {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_chuhe"))
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("spawn chuhe");
+        Engine::start_command(Command::new(env!("CARGO_BIN_EXE_chuhe")))
+    }
+
+    /// Starts `cmd` (which runs `chuhe`'s protocol loop, e.g. under a shell's `ulimit`).
+    pub fn start_command(mut cmd: Command) -> Engine {
+        let mut child =
+            cmd.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::null()).spawn().expect("spawn chuhe");
         let stdout = child.stdout.take().unwrap();
         let (tx, rx) = channel();
         std::thread::spawn(move || {
@@ -180,10 +181,11 @@ impl Engine {
         }
     }
 
-    /// The FEN the engine reports through `d`.
+    /// The FEN the engine reports through `d` (UCI: Pikafish's `Fen: `; UCCI, CECP: `fen `).
     pub fn fen(&mut self) -> String {
         let lines = self.ask("d");
-        lines.iter().find_map(|l| l.strip_prefix("fen ")).expect("d prints a fen line").to_string()
+        let fen = lines.iter().find_map(|l| l.strip_prefix("Fen: ").or_else(|| l.strip_prefix("fen ")));
+        fen.expect("d prints a fen line").to_string()
     }
 
     /// Waits up to `timeout` for the process to exit.

@@ -1,0 +1,262 @@
+#!/usr/bin/env bash
+# Runs the two PyPI programs written around Pikafish with Chuhe as their engine, for real:
+#   pikafish-terminal 0.0.8 (a terminal game), driven in tmux: a typed move, the engine's
+#     reply at --depth 4 (with the score display on, then off), hints, an illegal move;
+#   Xiangqi Lab 1.2.0 (a Tk desktop app), on a virtual display (Xvfb): its engine check
+#     (python -m xiangqilab.engine_test), an analysis ("AI Continuation", three lines with
+#     win/draw/loss) and a whole AI-vs-AI game, judged afterwards by `chuhe judge`;
+#     screenshots of both.
+# By hand, not in CI. Needs Python 3.13+ with Tk (PYTHON=..., e.g. pyenv's 3.13), tmux, Xvfb,
+# xdotool, xwd and ImageMagick (apt-get install -y tmux xvfb xdotool x11-apps imagemagick).
+# Everything runs under `nice -n 19`; the engine's traffic is logged.
+#
+# usage: scripts/real-clients.sh [all|pikafish-terminal|xiangqilab]
+# env:   CHUHE  the engine (default: target/release/chuhe, built if missing)
+#        PYTHON the interpreter for the clients (default: python3.13, else pyenv's 3.13)
+#        WORK   scratch directory (default: /tmp/chuhe-real-clients; emptied first)
+#        SHOTS  where the screenshots go (default: docs/images)
+#        XQL_DEPTH, XQL_SECONDS  Xiangqi Lab's search depth and time (default 5 and 5: the
+#               smallest its settings dialog offers)
+#        XQL_MAX_PLIES  give up the AI-vs-AI game after this many plies (default 600)
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "$0")/.." && pwd)"
+WHAT="${1:-all}"
+CHUHE="${CHUHE:-$ROOT/target/release/chuhe}"
+WORK="${WORK:-/tmp/chuhe-real-clients}"
+SHOTS="${SHOTS:-$ROOT/docs/images}"
+XQL_DEPTH="${XQL_DEPTH:-5}"
+XQL_SECONDS="${XQL_SECONDS:-5}"
+XQL_MAX_PLIES="${XQL_MAX_PLIES:-600}"
+
+say() { printf '== %s\n' "$*"; }
+die() { printf 'real-clients: %s\n' "$*" >&2; exit 1; }
+
+case "$WHAT" in all | pikafish-terminal | xiangqilab) ;; *) die "usage: $0 [all|pikafish-terminal|xiangqilab]" ;; esac
+
+if [ ! -x "$CHUHE" ]; then
+    say "building $CHUHE"
+    (cd "$ROOT" && nice -n 19 cargo build --release)
+fi
+CHUHE="$(cd "$(dirname "$CHUHE")" && pwd)/$(basename "$CHUHE")"
+
+if [ -z "${PYTHON:-}" ]; then
+    if command -v python3.13 >/dev/null; then
+        PYTHON=python3.13
+    elif [ -x "$HOME/.pyenv/versions/3.13.0/bin/python3" ]; then
+        PYTHON="$HOME/.pyenv/versions/3.13.0/bin/python3"
+    else
+        die "no Python 3.13 found; set PYTHON (e.g. pyenv install 3.13 with tk-dev installed first)"
+    fi
+fi
+"$PYTHON" -c 'import sys, tkinter; assert sys.version_info >= (3, 13)' 2>/dev/null ||
+    die "$PYTHON is not Python 3.13+ with tkinter"
+
+rm -rf "$WORK"
+mkdir -p "$WORK" "$SHOTS"
+say "virtual environment in $WORK/venv (pip install from PyPI)"
+nice -n 19 "$PYTHON" -m venv "$WORK/venv"
+nice -n 19 "$WORK/venv/bin/pip" install -q xiangqilab==1.2.0 pikafish-terminal==0.0.8
+
+# The engine as the clients start it, with what they send and what it answers logged.
+cat >"$WORK/chuhe-logged" <<EOF
+#!/bin/sh
+tee -a "$WORK/engine-in.log" | "$CHUHE" | tee -a "$WORK/engine-out.log"
+EOF
+chmod +x "$WORK/chuhe-logged"
+
+# ------------------------------------------------------------------------------------------
+# pikafish-terminal in tmux
+
+SESSION="chuhe-real-clients-$$"
+pane() { tmux capture-pane -p -t "$SESSION" 2>/dev/null || true; }
+# Waits until the pane shows $1 (a fixed string) and, with $2, a line matching it that differs
+# from $2; at most $3 seconds (default 60).
+wait_pane() {
+    local want="$1" other="${2:-}" limit="${3:-60}" i=0
+    while [ "$i" -lt $((limit * 10)) ]; do
+        local text
+        text="$(pane)"
+        if grep -qF -- "$want" <<<"$text"; then
+            if [ -z "$other" ] || [ "$(grep -F -- "$want" <<<"$text" | tail -1)" != "$other" ]; then
+                return 0
+            fi
+        fi
+        sleep 0.1
+        i=$((i + 1))
+    done
+    pane >"$WORK/pikafish-terminal-stuck.txt"
+    die "pikafish-terminal: no '$want' within ${limit}s (screen in $WORK/pikafish-terminal-stuck.txt)"
+}
+now_ms() { date +%s%3N; }
+# Types a move and reports how long until the engine's reply is on the screen.
+timed_move() {
+    local typed="$1" label="$2" before start
+    before="$(pane | grep -F 'Engine plays' | tail -1 || true)"
+    wait_pane "(pikafish) > "
+    start="$(now_ms)"
+    tmux send-keys -t "$SESSION" "$typed" Enter
+    wait_pane "Engine plays" "$before"
+    echo "typed $typed ($label): the engine's reply was on the screen after $(($(now_ms) - start)) ms" |
+        tee -a "$WORK/pikafish-terminal.txt"
+    pane >"$WORK/pikafish-terminal-$typed.txt"
+}
+
+run_pikafish_terminal() {
+    say "pikafish-terminal: pikafish --engine chuhe --depth 4, in tmux"
+    : >"$WORK/pikafish-terminal.txt"
+    tmux new-session -d -s "$SESSION" -x 100 -y 60 \
+        "cd '$WORK' && nice -n 19 '$WORK/venv/bin/pikafish' --engine '$WORK/chuhe-logged' --depth 4; sleep 600"
+    wait_pane "Choose your side"
+    tmux send-keys -t "$SESSION" r Enter
+    # h2e2 and b0c2 in the client's notation (files 1-9 from the left, ranks 0-9).
+    timed_move 8252 "score display on, as by default"
+    wait_pane "(pikafish) > "
+    tmux send-keys -t "$SESSION" s Enter
+    wait_pane "Score display disabled"
+    timed_move 2022 "score display off"
+    wait_pane "(pikafish) > "
+    tmux send-keys -t "$SESSION" hint Enter
+    wait_pane "Press Enter to continue" "" 120
+    pane >"$WORK/pikafish-terminal-hint.txt"
+    grep -A4 "move suggestions" "$WORK/pikafish-terminal-hint.txt" | tee -a "$WORK/pikafish-terminal.txt"
+    tmux send-keys -t "$SESSION" Enter
+    wait_pane "(pikafish) > "
+    tmux send-keys -t "$SESSION" 1019 Enter
+    wait_pane "Illegal move: 1019"
+    echo "typed 1019 (a0a9, not a legal move): 'Illegal move: 1019' on the screen" | tee -a "$WORK/pikafish-terminal.txt"
+    wait_pane "(pikafish) > "
+    tmux send-keys -t "$SESSION" q Enter
+    sleep 2
+    tmux kill-session -t "$SESSION" 2>/dev/null || true
+    say "pikafish-terminal: screens in $WORK/pikafish-terminal-*.txt"
+}
+
+# ------------------------------------------------------------------------------------------
+# Xiangqi Lab on Xvfb
+
+run_xiangqilab() {
+    export XDG_CONFIG_HOME="$WORK/xdg"
+    say "Xiangqi Lab: python -m xiangqilab.engine_test"
+    (cd "$WORK" && nice -n 19 "$WORK/venv/bin/python" -m xiangqilab.engine_test "$WORK/chuhe-logged") \
+        >"$WORK/xiangqilab-engine-test.log" 2>&1 || true
+    tail -1 "$WORK/xiangqilab-engine-test.log"
+
+    say "Xiangqi Lab: analysis and an AI-vs-AI game on Xvfb (depth $XQL_DEPTH, $XQL_SECONDS s)"
+    mkdir -p "$XDG_CONFIG_HOME/xiangqilab"
+    "$WORK/venv/bin/python" - "$WORK/chuhe-logged" "$XQL_DEPTH" "$XQL_SECONDS" >"$XDG_CONFIG_HOME/xiangqilab/config.json" <<'EOF'
+import json, sys
+from xiangqilab.config import DEFAULT_CONFIG
+config = json.loads(json.dumps(DEFAULT_CONFIG))
+config["engine"].update(engine_path=sys.argv[1], neural_net_path="", top_n_moves=3,
+                        search_depth=int(sys.argv[2]), search_time_seconds=int(sys.argv[3]))
+print(json.dumps(config, indent=2))
+EOF
+    local display=":$((90 + $$ % 9))"
+    Xvfb "$display" -screen 0 1280x960x24 -nolisten tcp >"$WORK/xvfb.log" 2>&1 &
+    local xvfb=$!
+    sleep 2
+    local convert=""
+    for c in magick /usr/bin/convert convert; do
+        if command -v "$c" >/dev/null && "$c" -version 2>/dev/null | grep -q ImageMagick; then
+            convert="$c"
+            break
+        fi
+    done
+    [ -n "$convert" ] || die "ImageMagick is needed for the screenshots"
+    DISPLAY="$display" WORK="$WORK" SHOTS="$SHOTS" CONVERT="$convert" CHUHE="$CHUHE" \
+        XQL_MAX_PLIES="$XQL_MAX_PLIES" nice -n 19 "$WORK/venv/bin/python" - <<'EOF' 2>&1 | tee "$WORK/xiangqilab.txt"
+# Drives the real app: its Controller as main() builds it; the buttons are clicked with
+# xdotool at their places on the screen; screenshots with xwd.
+import os, subprocess, sys, time
+from xiangqilab.app_path import get_config_path
+from xiangqilab.config import Config
+from xiangqilab.controller import Controller
+from xiangqilab.default_game import create_default_game_files
+from xiangqilab.font_installer import install_xiangqi_emoji_font
+from xiangqilab.game_repository import GameRepository
+from xiangqilab.localization import Localization
+
+work, shots = os.environ["WORK"], os.environ["SHOTS"]
+install_xiangqi_emoji_font()
+config_path = get_config_path("xiangqilab", "config.json")
+Localization.switch_locale(Config(config_path).ui_config.locale)
+games = get_config_path("xiangqilab", "games")
+create_default_game_files(games)
+app = Controller(games_folder=games, config_file_path=config_path,
+                 store_file_path=get_config_path("xiangqilab", "state.json"))
+root = app._window._root
+root.geometry("1200x900+0+0")
+start = next(g for g in GameRepository.load_from_folder(games) if g.file_path.endswith("default.json"))
+
+def click(widget):
+    root.update()
+    x = widget.winfo_rootx() + widget.winfo_width() // 2
+    y = widget.winfo_rooty() + widget.winfo_height() // 2
+    subprocess.run(["xdotool", "mousemove", str(x), str(y), "click", "1"], check=True)
+
+def shot(name):
+    root.update()
+    xwd = os.path.join(work, name + ".xwd")
+    subprocess.run(["xwd", "-root", "-silent", "-out", xwd], check=True)
+    subprocess.run([os.environ["CONVERT"], xwd, os.path.join(shots, name + ".png")], check=True)
+    print(f"screenshot {os.path.join(shots, name + '.png')}")
+
+def iccs(m):
+    return f"{chr(97 + m.src.x)}{9 - m.src.y}{chr(97 + m.dst.x)}{9 - m.dst.y}"
+
+def analysis():
+    app._on_analyze_game(start)
+    view = app._game_analyzer
+    root.after(1000, lambda: click(view._btn_analyze))
+    def wait():
+        out = view.state.engine_output
+        if out is None or not out.done:
+            return root.after(200, wait)
+        print(f"analysis: engine error: {out.error}; {len(out.variations)} lines")
+        for k, alt in sorted(out.alt_moves.items()):
+            moves = " ".join(iccs(m) for m in alt.moves[:6])
+            print(f"  line {k}: depth {alt.depth}, win {alt.win_p:.3f} draw {alt.draw_p:.3f} "
+                  f"loss {alt.lose_p:.3f}: {moves}")
+        root.after(500, lambda: (shot("xiangqilab-analysis"), click(view._btn_quit), root.after(1000, ai_game)))
+    root.after(1500, wait)
+
+def ai_game():
+    app._on_versus_ai(start)
+    view = app._ai_game
+    root.after(500, lambda: click(view._chk_btn_ai_play_red))
+    root.after(900, lambda: click(view._chk_btn_ai_play_black))
+    root.after(1300, lambda: click(view._btn_enable_ai))
+    began = time.time()
+    def wait():
+        s = view.state
+        moves = s.variations[0].moves
+        out = s.engine_output
+        over = not s.ai_enabled and s.engine is None and len(moves) > 0
+        if not over and not (out and out.error) and len(moves) < int(os.environ["XQL_MAX_PLIES"]):
+            return root.after(300, wait)
+        print(f"AI vs AI: {len(moves)} plies in {time.time() - began:.0f} s; engine error: {bool(out and out.error)}; "
+              f"AI still on: {s.ai_enabled}")
+        text = " ".join(iccs(m) for m in moves)
+        with open(os.path.join(work, "xiangqilab-game.txt"), "w") as f:
+            f.write(text + "\n")
+        judge = subprocess.run([os.environ["CHUHE"], "judge", "--moves", text], capture_output=True, text=True)
+        print(f"chuhe judge on the game: {judge.stdout.strip() or judge.stderr.strip()}")
+        root.after(1500, lambda: (shot("xiangqilab"), root.after(500, root.destroy)))
+    root.after(3000, wait)
+
+root.after(1500, analysis)
+root.mainloop()
+EOF
+    kill "$xvfb" 2>/dev/null || true
+    local errors
+    errors="$(grep -c 'error' "$WORK/engine-out.log" || true)"
+    say "Xiangqi Lab: engine lines with 'error' in $WORK/engine-out.log: $errors"
+}
+
+case "$WHAT" in
+    all) run_pikafish_terminal; run_xiangqilab ;;
+    pikafish-terminal) run_pikafish_terminal ;;
+    xiangqilab) run_xiangqilab ;;
+esac
+say "engine traffic: $WORK/engine-in.log, $WORK/engine-out.log"
