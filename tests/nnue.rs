@@ -94,10 +94,9 @@ fn a_tiny_training_run_lowers_the_loss_and_writes_a_net_the_engine_runs() {
     let (mut e, _) = Engine::handshake("uci");
     assert!(errors(&e.ask(&format!("setoption name EvalFile value {}", t.net.display()))).is_empty());
     let lines = e.ask("eval");
-    let network = lines
-        .iter()
-        .find(|l| l.trim_start_matches("info string eval ").starts_with("network "))
-        .unwrap_or_else(|| panic!("{lines:?}"));
+    // UCI: Pikafish's lines first, then Chuhe's terms as `info string eval ...`.
+    let network =
+        lines.iter().find(|l| l.starts_with("info string eval network ")).unwrap_or_else(|| panic!("{lines:?}"));
     assert!(network.contains("smoke test"), "{network}");
     assert_eq!(number_after(network, "network") as i32, integer, "{network}");
 }
@@ -124,9 +123,10 @@ fn bad_net_files_are_refused_in_one_line_and_the_net_stays() {
         assert!(errors(&ask(&mut e, &format!("{set}{sep}{}", t.net.display()))).is_empty(), "{dialect}");
         let shown = |e: &mut Engine| {
             let lines = ask(e, "eval");
+            // The line naming the net (UCI puts Pikafish's evaluation lines before it).
             lines
                 .iter()
-                .find(|l| l.trim_start_matches("info string eval ").starts_with("network "))
+                .find(|l| l.contains("network ") && l.contains(" net "))
                 .cloned()
                 .unwrap_or_else(|| panic!("{lines:?}"))
         };
