@@ -471,9 +471,10 @@ impl Session {
             if game.play(m).is_err() {
                 let (n, total) = (i + 1, p.moves.len());
                 if keep_prefix {
+                    let start = if matches!(p.start, Start::StartPos) { "start position" } else { "FEN" };
                     let note = format!(
                         "position: move '{m}' (move {n} of {total}) cannot be played there; the position is the \
-                         start and the {i} moves before it"
+                         {start} with the {i} moves before it"
                     );
                     return Ok((game, Some(note)));
                 }
