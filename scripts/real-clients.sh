@@ -285,25 +285,37 @@ def ai_game():
             print(f"AI vs AI started: AI plays Red and Black, depth {s.engine and app._config.engine_config.search_depth}")
             return root.after(300, wait)
         root.after(700, setup)
+    def judge(moves):
+        text = " ".join(iccs(m) for m in moves)
+        out = subprocess.run([os.environ["CHUHE"], "judge", "--moves", text], capture_output=True, text=True)
+        return text, out.stdout.strip() or out.stderr.strip()
     def wait():
         s = view.state
         moves = s.variations[0].moves
-        wait.shown = getattr(wait, "shown", 0)
         out = s.engine_output
         over = not s.ai_enabled and s.engine is None and len(moves) > 0
-        if not over and not (out and out.error) and len(moves) < int(os.environ["XQL_MAX_PLIES"]):
+        arbiter = None
+        if not over and len(moves) != wait.judged:
+            # Xiangqi Lab ends a game only on `bestmove (none)` (mate, stalemate) and has no
+            # draw or repetition rules; the script is its arbiter for those and stops its AI.
+            wait.judged = len(moves)
+            verdict = judge(moves)[1]
+            if not verdict.startswith("*") and "checkmate" not in verdict and "stalemate" not in verdict:
+                arbiter = verdict
+                click(view._btn_enable_ai)
+        if not over and not arbiter and not (out and out.error) and len(moves) < int(os.environ["XQL_MAX_PLIES"]):
             if len(moves) % 20 == 0 and len(moves) != wait.shown:
                 wait.shown = len(moves)
                 print(f"  {len(moves)} plies", flush=True)
             return root.after(300, wait)
         print(f"AI vs AI: {len(moves)} plies in {time.time() - began:.0f} s; engine error: {bool(out and out.error)}; "
-              f"AI still on: {s.ai_enabled}")
-        text = " ".join(iccs(m) for m in moves)
+              f"ended by {'the app (bestmove (none))' if over else 'the script: ' + arbiter if arbiter else 'nothing'}")
+        text, verdict = judge(moves)
         with open(os.path.join(work, "xiangqilab-game.txt"), "w") as f:
             f.write(text + "\n")
-        judge = subprocess.run([os.environ["CHUHE"], "judge", "--moves", text], capture_output=True, text=True)
-        print(f"chuhe judge on the game: {judge.stdout.strip() or judge.stderr.strip()}")
+        print(f"chuhe judge on the game: {verdict}")
         root.after(1500, lambda: (shot("xiangqilab"), root.after(500, root.destroy)))
+    wait.shown = wait.judged = 0
     root.after(700, setup)
 
 root.after(1500, analysis)
