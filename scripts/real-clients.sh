@@ -19,6 +19,7 @@
 #        XQL_DEPTH, XQL_SECONDS  Xiangqi Lab's search depth and time (default 5 and 5: the
 #               smallest its settings dialog offers)
 #        XQL_MAX_PLIES  give up the AI-vs-AI game after this many plies (default 600)
+#        XQL_FEN  start the AI-vs-AI game from this position (default: the start position)
 #        NICE   the clients' and the engine's niceness (default 5). At 19 on a busy machine each
 #               engine search waits hundreds of ms to be scheduled, which the timings then show.
 set -euo pipefail
@@ -210,11 +211,11 @@ EOF
         fi
     done
     [ -n "$convert" ] || die "ImageMagick is needed for the screenshots"
-    DISPLAY="$display" WORK="$WORK" SHOTS="$SHOTS" CONVERT="$convert" CHUHE="$CHUHE" \
+    DISPLAY="$display" XQL_FEN="${XQL_FEN:-}" WORK="$WORK" SHOTS="$SHOTS" CONVERT="$convert" CHUHE="$CHUHE" \
         XQL_MAX_PLIES="$XQL_MAX_PLIES" nice -n "$NICE" "$WORK/venv/bin/python" - <<'EOF' 2>&1 | tee "$WORK/xiangqilab.txt"
 # Drives the real app: its Controller as main() builds it; the buttons are clicked with
 # xdotool at their places on the screen; screenshots with xwd.
-import os, subprocess, sys, time
+import json, os, subprocess, sys, time
 from xiangqilab.app_path import get_config_path
 from xiangqilab.config import Config
 from xiangqilab.controller import Controller
@@ -234,6 +235,12 @@ app = Controller(games_folder=games, config_file_path=config_path,
 root = app._window._root
 root.geometry("1200x900+0+0")
 start = next(g for g in GameRepository.load_from_folder(games) if g.file_path.endswith("default.json"))
+# The AI-vs-AI game starts from XQL_FEN when given, as a game file of the app's own.
+game_start = start
+if os.environ.get("XQL_FEN"):
+    with open(os.path.join(games, "chuhe-start.json"), "w") as f:
+        json.dump({"localized_descriptions": {"en": "XQL_FEN"}, "fen": os.environ["XQL_FEN"], "moves": ""}, f)
+    game_start = next(g for g in GameRepository.load_from_folder(games) if g.file_path.endswith("chuhe-start.json"))
 
 def click(widget):
     root.update()
@@ -268,7 +275,7 @@ def analysis():
     root.after(1500, wait)
 
 def ai_game():
-    app._on_versus_ai(start)
+    app._on_versus_ai(game_start)
     view = app._ai_game
     began = time.time()
     def setup():
@@ -287,7 +294,8 @@ def ai_game():
         root.after(700, setup)
     def judge(moves):
         text = " ".join(iccs(m) for m in moves)
-        out = subprocess.run([os.environ["CHUHE"], "judge", "--moves", text], capture_output=True, text=True)
+        fen = ["--fen", os.environ["XQL_FEN"]] if os.environ.get("XQL_FEN") else []
+        out = subprocess.run([os.environ["CHUHE"], "judge", *fen, "--moves", text], capture_output=True, text=True)
         return text, out.stdout.strip() or out.stderr.strip()
     def wait():
         s = view.state
