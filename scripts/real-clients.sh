@@ -317,17 +317,23 @@ def ai_game():
                 print(f"  {len(moves)} plies", flush=True)
             return root.after(300, wait)
         print(f"AI vs AI: {len(moves)} plies in {time.time() - began:.0f} s; engine error: {bool(out and out.error)}; "
-              f"ended by {'the app (bestmove (none))' if over else 'the script: ' + arbiter if arbiter else 'nothing'}")
+              f"ended by {'the app (bestmove (none))' if over else 'the script: ' + arbiter if arbiter else 'the script: XQL_MAX_PLIES'}")
         text, verdict = judge(moves)
         with open(os.path.join(work, "xiangqilab-game.txt"), "w") as f:
             f.write(text + "\n")
         print(f"chuhe judge on the game: {verdict}")
+        if view.state.ai_enabled:
+            # Given up at XQL_MAX_PLIES: stop the AI as a user would (its engine thread would
+            # keep the app alive).
+            click(view._btn_enable_ai)
         root.after(1500, lambda: (shot("xiangqilab"), root.after(500, root.destroy)))
     wait.shown = wait.judged = 0
     root.after(700, setup)
 
 root.after(1500, analysis)
 root.mainloop()
+sys.stdout.flush()
+os._exit(0)  # whatever engine thread is left; the engine ends on its closed input
 EOF
     kill "$xvfb" 2>/dev/null || true
     local errors
