@@ -8,7 +8,8 @@
 #     screenshots of both.
 # By hand, not in CI. Needs Python 3.13+ with Tk (PYTHON=..., e.g. pyenv's 3.13), tmux, Xvfb,
 # xdotool, xwd and ImageMagick (apt-get install -y tmux xvfb xdotool x11-apps imagemagick).
-# Everything runs under `nice -n 19`; the engine's traffic is logged.
+# The build and the install run under `nice -n 19`, the clients and the engine under
+# `nice -n $NICE`; the engine's traffic is logged with times.
 #
 # usage: scripts/real-clients.sh [all|pikafish-terminal|xiangqilab]
 # env:   CHUHE  the engine (default: target/release/chuhe, built if missing)
@@ -18,6 +19,9 @@
 #        XQL_DEPTH, XQL_SECONDS  Xiangqi Lab's search depth and time (default 5 and 5: the
 #               smallest its settings dialog offers)
 #        XQL_MAX_PLIES  give up the AI-vs-AI game after this many plies (default 600)
+#        XQL_FEN  start the AI-vs-AI game from this position (default: the start position)
+#        NICE   the clients' and the engine's niceness (default 5). At 19 on a busy machine each
+#               engine search waits hundreds of ms to be scheduled, which the timings then show.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
@@ -28,6 +32,7 @@ SHOTS="${SHOTS:-$ROOT/docs/images}"
 XQL_DEPTH="${XQL_DEPTH:-5}"
 XQL_SECONDS="${XQL_SECONDS:-5}"
 XQL_MAX_PLIES="${XQL_MAX_PLIES:-600}"
+NICE="${NICE:-5}"
 
 say() { printf '== %s\n' "$*"; }
 die() { printf 'real-clients: %s\n' "$*" >&2; exit 1; }
@@ -40,30 +45,55 @@ if [ ! -x "$CHUHE" ]; then
 fi
 CHUHE="$(cd "$(dirname "$CHUHE")" && pwd)/$(basename "$CHUHE")"
 
-if [ -z "${PYTHON:-}" ]; then
-    if command -v python3.13 >/dev/null; then
-        PYTHON=python3.13
-    elif [ -x "$HOME/.pyenv/versions/3.13.0/bin/python3" ]; then
-        PYTHON="$HOME/.pyenv/versions/3.13.0/bin/python3"
-    else
-        die "no Python 3.13 found; set PYTHON (e.g. pyenv install 3.13 with tk-dev installed first)"
-    fi
+usable() { "$1" -c 'import sys, tkinter; assert sys.version_info >= (3, 13)' >/dev/null 2>&1; }
+if [ -n "${PYTHON:-}" ]; then
+    usable "$PYTHON" || die "$PYTHON is not Python 3.13+ with tkinter"
+else
+    for candidate in python3.14 python3.13 "${PYENV_ROOT:-$HOME/.pyenv}"/versions/3.1[3-9]*/bin/python3 python3; do
+        if usable "$candidate"; then
+            PYTHON="$candidate"
+            break
+        fi
+    done
+    [ -n "${PYTHON:-}" ] || die "no Python 3.13+ with tkinter found; set PYTHON (pyenv install 3.13, with tk-dev installed first)"
 fi
-"$PYTHON" -c 'import sys, tkinter; assert sys.version_info >= (3, 13)' 2>/dev/null ||
-    die "$PYTHON is not Python 3.13+ with tkinter"
 
-rm -rf "$WORK"
+# A virtual environment already holding both clients at these versions is kept; the rest of
+# $WORK is emptied.
+installed() {
+    "$WORK/venv/bin/python" -c 'from importlib.metadata import version as v
+assert v("xiangqilab") == "1.2.0" and v("pikafish-terminal") == "0.0.8"' >/dev/null 2>&1
+}
 mkdir -p "$WORK" "$SHOTS"
-say "virtual environment in $WORK/venv (pip install from PyPI)"
-nice -n 19 "$PYTHON" -m venv "$WORK/venv"
-nice -n 19 "$WORK/venv/bin/pip" install -q xiangqilab==1.2.0 pikafish-terminal==0.0.8
+find "$WORK" -mindepth 1 -maxdepth 1 ! -name venv -exec rm -rf {} +
+if installed; then
+    say "virtual environment in $WORK/venv (kept: it has both clients)"
+else
+    say "virtual environment in $WORK/venv (pip install from PyPI)"
+    rm -rf "$WORK/venv"
+    nice -n 19 "$PYTHON" -m venv "$WORK/venv"
+    nice -n 19 "$WORK/venv/bin/pip" install -q xiangqilab==1.2.0 pikafish-terminal==0.0.8
+fi
 
-# The engine as the clients start it, with what they send and what it answers logged.
+# The engine as the clients start it, with what they send ("> ") and what it answers ("< ")
+# logged in $CHUHE_LOG, each line after the time it passed (seconds). Chuhe is the process
+# itself (exec), so it ends when the engine does, as the clients expect.
 cat >"$WORK/chuhe-logged" <<EOF
-#!/bin/sh
-tee -a "$WORK/engine-in.log" | "$CHUHE" | tee -a "$WORK/engine-out.log"
+#!/usr/bin/env bash
+log() {
+    while IFS= read -r line; do
+        printf '%s %s %s\n' "\$EPOCHREALTIME" "\$1" "\$line" >>"\${CHUHE_LOG:-$WORK/engine.log}"
+        printf '%s\n' "\$line"
+    done
+}
+exec "$CHUHE" < <(log '>') > >(log '<')
 EOF
 chmod +x "$WORK/chuhe-logged"
+# The engine's time from each `go $2` in log $1 to its bestmove, in ms.
+go_times() {
+    awk -v go="go $2" '$2 == ">" && substr($0, length($1) + 4) == go { t = $1 }
+        t && $2 == "<" && $3 == "bestmove" { printf "%d ", ($1 - t) * 1000; t = 0 }' "$1"
+}
 
 # ------------------------------------------------------------------------------------------
 # pikafish-terminal in tmux
@@ -89,16 +119,30 @@ wait_pane() {
     die "pikafish-terminal: no '$want' within ${limit}s (screen in $WORK/pikafish-terminal-stuck.txt)"
 }
 now_ms() { date +%s%3N; }
-# Types a move and reports how long until the engine's reply is on the screen.
+# Types a move and reports how long until the engine's reply is on the screen: the player
+# is to move again and the last move shown is neither the typed one nor the one before.
 timed_move() {
-    local typed="$1" label="$2" before start
-    before="$(pane | grep -F 'Engine plays' | tail -1 || true)"
-    wait_pane "(pikafish) > "
+    local typed="$1" label="$2" before start i=0 text last
+    wait_pane "(pikafish) >"
+    before="$(pane | grep -F 'Last move:' | tail -1 || true)"
     start="$(now_ms)"
     tmux send-keys -t "$SESSION" "$typed" Enter
-    wait_pane "Engine plays" "$before"
-    echo "typed $typed ($label): the engine's reply was on the screen after $(($(now_ms) - start)) ms" |
-        tee -a "$WORK/pikafish-terminal.txt"
+    while :; do
+        text="$(pane)"
+        last="$(grep -F 'Last move:' <<<"$text" | tail -1 || true)"
+        if grep -qF "to move (You)" <<<"$text" && [ -n "$last" ] && [ "$last" != "$before" ] &&
+            [ "$last" != "Last move: $typed" ]; then
+            break
+        fi
+        i=$((i + 1))
+        [ "$i" -lt 600 ] || { pane >"$WORK/pikafish-terminal-stuck.txt"; die "no reply to $typed within 60 s"; }
+        sleep 0.1
+    done
+    # With the score display on the client runs two `go depth 15 movetime 500` of its own
+    # (one after each move) before it shows the reply, so only the second setting can be
+    # within a second.
+    echo "typed $typed ($label): the engine's reply (${last#Last move: }) was on the screen after" \
+        "$(($(now_ms) - start)) ms" | tee -a "$WORK/pikafish-terminal.txt"
     pane >"$WORK/pikafish-terminal-$typed.txt"
 }
 
@@ -106,29 +150,32 @@ run_pikafish_terminal() {
     say "pikafish-terminal: pikafish --engine chuhe --depth 4, in tmux"
     : >"$WORK/pikafish-terminal.txt"
     tmux new-session -d -s "$SESSION" -x 100 -y 60 \
-        "cd '$WORK' && nice -n 19 '$WORK/venv/bin/pikafish' --engine '$WORK/chuhe-logged' --depth 4; sleep 600"
+        "cd '$WORK' && CHUHE_LOG='$WORK/pikafish-terminal-engine.log' nice -n $NICE '$WORK/venv/bin/pikafish' --engine '$WORK/chuhe-logged' --depth 4; sleep 600"
     wait_pane "Choose your side"
     tmux send-keys -t "$SESSION" r Enter
     # h2e2 and b0c2 in the client's notation (files 1-9 from the left, ranks 0-9).
     timed_move 8252 "score display on, as by default"
-    wait_pane "(pikafish) > "
+    wait_pane "(pikafish) >"
     tmux send-keys -t "$SESSION" s Enter
     wait_pane "Score display disabled"
-    timed_move 2022 "score display off"
-    wait_pane "(pikafish) > "
+    timed_move 2032 "score display off"
+    wait_pane "(pikafish) >"
     tmux send-keys -t "$SESSION" hint Enter
     wait_pane "Press Enter to continue" "" 120
     pane >"$WORK/pikafish-terminal-hint.txt"
     grep -A4 "move suggestions" "$WORK/pikafish-terminal-hint.txt" | tee -a "$WORK/pikafish-terminal.txt"
     tmux send-keys -t "$SESSION" Enter
-    wait_pane "(pikafish) > "
+    wait_pane "(pikafish) >"
     tmux send-keys -t "$SESSION" 1019 Enter
     wait_pane "Illegal move: 1019"
     echo "typed 1019 (a0a9, not a legal move): 'Illegal move: 1019' on the screen" | tee -a "$WORK/pikafish-terminal.txt"
-    wait_pane "(pikafish) > "
+    timed_move 8072 "score display off"
+    wait_pane "(pikafish) >"
     tmux send-keys -t "$SESSION" q Enter
     sleep 2
     tmux kill-session -t "$SESSION" 2>/dev/null || true
+    echo "the engine's time from each 'go depth 4' to its bestmove (ms):" \
+        "$(go_times "$WORK/pikafish-terminal-engine.log" 'depth 4')" | tee -a "$WORK/pikafish-terminal.txt"
     say "pikafish-terminal: screens in $WORK/pikafish-terminal-*.txt"
 }
 
@@ -136,9 +183,9 @@ run_pikafish_terminal() {
 # Xiangqi Lab on Xvfb
 
 run_xiangqilab() {
-    export XDG_CONFIG_HOME="$WORK/xdg"
+    export XDG_CONFIG_HOME="$WORK/xdg" CHUHE_LOG="$WORK/xiangqilab-engine.log"
     say "Xiangqi Lab: python -m xiangqilab.engine_test"
-    (cd "$WORK" && nice -n 19 "$WORK/venv/bin/python" -m xiangqilab.engine_test "$WORK/chuhe-logged") \
+    (cd "$WORK" && nice -n "$NICE" "$WORK/venv/bin/python" -m xiangqilab.engine_test "$WORK/chuhe-logged") \
         >"$WORK/xiangqilab-engine-test.log" 2>&1 || true
     tail -1 "$WORK/xiangqilab-engine-test.log"
 
@@ -164,11 +211,11 @@ EOF
         fi
     done
     [ -n "$convert" ] || die "ImageMagick is needed for the screenshots"
-    DISPLAY="$display" WORK="$WORK" SHOTS="$SHOTS" CONVERT="$convert" CHUHE="$CHUHE" \
-        XQL_MAX_PLIES="$XQL_MAX_PLIES" nice -n 19 "$WORK/venv/bin/python" - <<'EOF' 2>&1 | tee "$WORK/xiangqilab.txt"
+    DISPLAY="$display" XQL_FEN="${XQL_FEN:-}" WORK="$WORK" SHOTS="$SHOTS" CONVERT="$convert" CHUHE="$CHUHE" \
+        XQL_MAX_PLIES="$XQL_MAX_PLIES" nice -n "$NICE" "$WORK/venv/bin/python" - <<'EOF' 2>&1 | tee "$WORK/xiangqilab.txt"
 # Drives the real app: its Controller as main() builds it; the buttons are clicked with
 # xdotool at their places on the screen; screenshots with xwd.
-import os, subprocess, sys, time
+import json, os, subprocess, sys, time
 from xiangqilab.app_path import get_config_path
 from xiangqilab.config import Config
 from xiangqilab.controller import Controller
@@ -188,6 +235,12 @@ app = Controller(games_folder=games, config_file_path=config_path,
 root = app._window._root
 root.geometry("1200x900+0+0")
 start = next(g for g in GameRepository.load_from_folder(games) if g.file_path.endswith("default.json"))
+# The AI-vs-AI game starts from XQL_FEN when given, as a game file of the app's own.
+game_start = start
+if os.environ.get("XQL_FEN"):
+    with open(os.path.join(games, "chuhe-start.json"), "w") as f:
+        json.dump({"localized_descriptions": {"en": "XQL_FEN"}, "fen": os.environ["XQL_FEN"], "moves": ""}, f)
+    game_start = next(g for g in GameRepository.load_from_folder(games) if g.file_path.endswith("chuhe-start.json"))
 
 def click(widget):
     root.update()
@@ -222,36 +275,70 @@ def analysis():
     root.after(1500, wait)
 
 def ai_game():
-    app._on_versus_ai(start)
+    app._on_versus_ai(game_start)
     view = app._ai_game
-    root.after(500, lambda: click(view._chk_btn_ai_play_red))
-    root.after(900, lambda: click(view._chk_btn_ai_play_black))
-    root.after(1300, lambda: click(view._btn_enable_ai))
     began = time.time()
+    def setup():
+        # Click until the app's state shows each click taken (a click may land before the
+        # widget is ready).
+        s = view.state
+        if not s.ai_play_red:
+            click(view._chk_btn_ai_play_red)
+        elif not s.ai_play_black:
+            click(view._chk_btn_ai_play_black)
+        elif not s.ai_enabled:
+            click(view._btn_enable_ai)
+        else:
+            print(f"AI vs AI started: AI plays Red and Black, depth {s.engine and app._config.engine_config.search_depth}")
+            return root.after(300, wait)
+        root.after(700, setup)
+    def judge(moves):
+        text = " ".join(iccs(m) for m in moves)
+        fen = ["--fen", os.environ["XQL_FEN"]] if os.environ.get("XQL_FEN") else []
+        out = subprocess.run([os.environ["CHUHE"], "judge", *fen, "--moves", text], capture_output=True, text=True)
+        return text, out.stdout.strip() or out.stderr.strip()
     def wait():
         s = view.state
         moves = s.variations[0].moves
         out = s.engine_output
         over = not s.ai_enabled and s.engine is None and len(moves) > 0
-        if not over and not (out and out.error) and len(moves) < int(os.environ["XQL_MAX_PLIES"]):
+        arbiter = None
+        if not over and len(moves) != wait.judged:
+            # Xiangqi Lab ends a game only on `bestmove (none)` (mate, stalemate) and has no
+            # draw or repetition rules; the script is its arbiter for those and stops its AI.
+            wait.judged = len(moves)
+            verdict = judge(moves)[1]
+            if not verdict.startswith("*") and "checkmate" not in verdict and "stalemate" not in verdict:
+                arbiter = verdict
+                click(view._btn_enable_ai)
+        if not over and not arbiter and not (out and out.error) and len(moves) < int(os.environ["XQL_MAX_PLIES"]):
+            if len(moves) % 20 == 0 and len(moves) != wait.shown:
+                wait.shown = len(moves)
+                print(f"  {len(moves)} plies", flush=True)
             return root.after(300, wait)
         print(f"AI vs AI: {len(moves)} plies in {time.time() - began:.0f} s; engine error: {bool(out and out.error)}; "
-              f"AI still on: {s.ai_enabled}")
-        text = " ".join(iccs(m) for m in moves)
+              f"ended by {'the app (bestmove (none))' if over else 'the script: ' + arbiter if arbiter else 'the script: XQL_MAX_PLIES'}")
+        text, verdict = judge(moves)
         with open(os.path.join(work, "xiangqilab-game.txt"), "w") as f:
             f.write(text + "\n")
-        judge = subprocess.run([os.environ["CHUHE"], "judge", "--moves", text], capture_output=True, text=True)
-        print(f"chuhe judge on the game: {judge.stdout.strip() or judge.stderr.strip()}")
+        print(f"chuhe judge on the game: {verdict}")
+        if view.state.ai_enabled:
+            # Given up at XQL_MAX_PLIES: stop the AI as a user would (its engine thread would
+            # keep the app alive).
+            click(view._btn_enable_ai)
         root.after(1500, lambda: (shot("xiangqilab"), root.after(500, root.destroy)))
-    root.after(3000, wait)
+    wait.shown = wait.judged = 0
+    root.after(700, setup)
 
 root.after(1500, analysis)
 root.mainloop()
+sys.stdout.flush()
+os._exit(0)  # whatever engine thread is left; the engine ends on its closed input
 EOF
     kill "$xvfb" 2>/dev/null || true
     local errors
-    errors="$(grep -c 'error' "$WORK/engine-out.log" || true)"
-    say "Xiangqi Lab: engine lines with 'error' in $WORK/engine-out.log: $errors"
+    errors="$(grep -c '^[0-9.]* < .*error' "$CHUHE_LOG" || true)"
+    say "Xiangqi Lab: engine lines with 'error' in $CHUHE_LOG: $errors"
 }
 
 case "$WHAT" in
@@ -259,4 +346,4 @@ case "$WHAT" in
     pikafish-terminal) run_pikafish_terminal ;;
     xiangqilab) run_xiangqilab ;;
 esac
-say "engine traffic: $WORK/engine-in.log, $WORK/engine-out.log"
+say "engine traffic: $WORK/*-engine.log"

@@ -361,6 +361,28 @@ fn pikafish_terminal_typed_moves_replies_hints_and_game_end() {
     assert!(e.wait_exit(WAIT).expect("exits on quit").success());
 }
 
+#[test]
+fn pikafish_terminal_hints_after_a_stop_are_one_ranked_set() {
+    // The hint search ends on its time (`go depth 30 movetime 3000`), inside an iteration; the
+    // client keeps each `multipv`'s last line. A node limit stops it inside an iteration too,
+    // with no clock: the lines sent last must be 1, 2, 3 in order (lines of two iterations
+    // mixed would rank a line below one it beats), the first one's move the bestmove.
+    let mut e = terminal_engine();
+    e.send("setoption name MultiPV value 3");
+    e.send("position startpos moves h2e2 b9c7 b0c2 h9g7");
+    e.send("go nodes 30000");
+    let (best, info) = e.search_end();
+    let lines: Vec<&String> = info.iter().filter(|l| word_after(l, "multipv").is_some()).collect();
+    let last: Vec<&str> = lines[lines.len() - 3..].iter().map(|l| word_after(l, "multipv").unwrap()).collect();
+    assert_eq!(last, ["1", "2", "3"], "{lines:#?}");
+    let depth = |l: &str| word_after(l, "depth").unwrap().parse::<u32>().unwrap();
+    let top = lines[lines.len() - 3];
+    assert_eq!(word_after(top, "pv"), best.split_whitespace().nth(1), "{top} / {best}");
+    assert!(lines[lines.len() - 2..].iter().all(|l| depth(l) + 1 >= depth(top)), "{lines:#?}");
+    e.send("quit");
+    assert!(e.wait_exit(WAIT).expect("exits on quit").success());
+}
+
 // ---------------------------------------------------------------------------------------------
 // The shapes other tools parse (UCI), and UCCI's own forms kept
 

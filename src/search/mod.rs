@@ -402,10 +402,16 @@ impl Engine {
         self.settings.loop_verdict = judge;
     }
 
-    /// Forgets everything learned (new game).
+    /// Forgets everything learned (new game). A table of 64 MB or more is swapped for a fresh
+    /// one instead of wiped: Xiangqi Lab sends `ucinewgame` before every search with `Hash
+    /// 2048`, and wiping 2 GB costs more than its short searches; a fresh table costs only the
+    /// pages the next search touches (large allocations come straight from the kernel, zeroed).
     pub fn clear(&mut self) {
         self.stop_and_wait();
-        self.tt.clear_with(self.settings.threads);
+        match (self.tt.bytes() >= 64 << 20).then(|| self.tt.fresh()).flatten() {
+            Some(table) => self.tt = Arc::new(table),
+            None => self.tt.clear_with(self.settings.threads),
+        }
         self.kept_tables().clear();
     }
 

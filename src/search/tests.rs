@@ -427,6 +427,24 @@ fn the_table_keeps_the_line_until_cleared_and_resizes_exactly() {
 }
 
 #[test]
+fn a_large_table_is_cleared_as_if_new() {
+    // 64 MB: `clear` swaps in a fresh table instead of wiping this one; the search after it
+    // must be the one a new engine of that size does.
+    let pos = Position::startpos();
+    let mut engine = Engine::new();
+    engine.set_hash_mb(64);
+    let mb = engine.hash_mb();
+    let first = engine.search_sync(&pos, &[], depth(6));
+    let mut after = pos.clone();
+    after.make_move(first.best.unwrap());
+    assert!(engine.probe(&after).is_some());
+    engine.clear();
+    assert_eq!(engine.hash_mb(), mb);
+    assert_eq!(engine.probe(&after), None);
+    assert_eq!(engine.search_sync(&pos, &[], depth(6)).nodes, first.nodes);
+}
+
+#[test]
 fn switches_and_parameters_are_set_by_name() {
     let mut engine = Engine::new();
     assert_eq!(engine.set_tunable("Null_Move", "false"), Ok(()));

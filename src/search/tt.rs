@@ -164,6 +164,13 @@ impl TranspositionTable {
         Some(TranspositionTable { buckets: zeroed_buckets(n)?, generation: AtomicU8::new(0) })
     }
 
+    /// An empty table of the same size straight from the allocator, or `None` if refused.
+    /// For a large table this writes nothing: the kernel maps zero pages as the search
+    /// touches them, where `clear_with` writes every byte.
+    pub fn fresh(&self) -> Option<TranspositionTable> {
+        Some(TranspositionTable { buckets: zeroed_buckets(self.buckets.len())?, generation: AtomicU8::new(0) })
+    }
+
     /// Size in bytes actually allocated for entries.
     pub fn bytes(&self) -> usize {
         self.buckets.len() * BUCKET_BYTES
@@ -313,6 +320,18 @@ mod tests {
         assert!(keys.iter().filter(|&&k| tt.probe(k, 0).is_some()).count() > 1900);
         tt.clear_with(3);
         assert!(keys.iter().all(|&k| tt.probe(k, 0).is_none()));
+    }
+
+    #[test]
+    fn a_fresh_table_is_empty_and_the_same_size() {
+        let tt = TranspositionTable::try_new(3).unwrap();
+        tt.new_search();
+        tt.store(7, Move::parse("h2e2").unwrap(), 1, 2, 3, Bound::Exact, 0);
+        let fresh = tt.fresh().unwrap();
+        assert_eq!(fresh.bytes(), tt.bytes());
+        assert_eq!(fresh.probe(7, 0), None);
+        assert_eq!(fresh.generation.load(Ordering::Relaxed), 0);
+        assert!(tt.probe(7, 0).is_some());
     }
 
     #[test]

@@ -67,10 +67,29 @@ impl Worker<'_> {
         if let Some(weaker) = self.weakened_pick() {
             rm = weaker;
         }
+        if self.stopped && rm.mv == self.root_moves[0].mv {
+            self.resend_lines(report);
+        }
         if self.last_reported != Some((rm.mv, rm.current_score())) {
             self.send_line(depth, 0, &rm, rm.bound, report);
         }
         self.root_moves[0] = rm;
+    }
+
+    /// After a stop inside an iteration, with several lines shown: all of them again in their
+    /// current order, as Pikafish does, so a client that keeps each line's last `info`
+    /// (pikafish-terminal's hints) gets one ranked set, not lines of two iterations. A line
+    /// the unfinished iteration did not reach keeps the previous depth and score.
+    fn resend_lines(&mut self, report: &mut dyn FnMut(Report)) {
+        let lines = self.shared.shown_lines.min(self.root_moves.len());
+        if lines < 2 || self.root_moves[..lines].iter().all(|rm| rm.score == -INF) {
+            return;
+        }
+        for i in 0..lines {
+            let rm = self.root_moves[i].clone();
+            let depth = self.root_depth - (rm.score == -INF) as i32;
+            self.send_line(depth, i, &rm, rm.bound, report);
+        }
     }
 
     /// When the strength is limited: the line the random pick plays instead of the best, if
