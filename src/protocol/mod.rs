@@ -9,7 +9,7 @@
 //! - `ucci.rs`, `uci.rs`: line dialects, each line one shared [`Command`].
 //! - `xboard/` (CECP): its own commands, game state machine, replies and time control, over the
 //!   same session.
-//! - `command.rs` (the typed commands and shared word parsers), `options.rs` (option specs and
+//! - `command.rs` (the typed commands and shared word parsers), `options/` (option specs and
 //!   their handshake formats), `policy.rs` (best-move checks and the draw/resign policy),
 //!   `wdl.rs` (the win/draw/loss model of `UCI_ShowWDL`).
 
