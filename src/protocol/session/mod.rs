@@ -522,7 +522,7 @@ impl Session {
         Ok(())
     }
 
-    // Hooks for the stateful CECP loop (`xboard.rs`), which drives the session itself.
+    // Hooks for the stateful CECP loop (`xboard/state.rs`), which drives the session itself.
 
     /// The game searched by `go`.
     pub(crate) fn game(&self) -> &Game {
