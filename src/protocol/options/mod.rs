@@ -205,7 +205,7 @@ pub struct OptionSet {
     pub style: Style,
     /// Listed in the handshake, in this order.
     pub advertised: &'static [Spec],
-    /// Accepted but not listed (CECP's table size and threads, set by `memory`/`cores`).
+    /// Accepted but not listed (CECP's table size and threads, set by `memory`/`cores`, and `Debug`).
     pub unlisted: &'static [Spec],
     /// `setoption` of an unknown name is an error (else silently accepted, as UCCI asks).
     pub unknown_is_error: bool,
