@@ -63,6 +63,12 @@ fn run_match(args: &[String], limit: Duration) -> (bool, String) {
     }
 }
 
+/// The warnings of a match's output, less the CPU-starvation ones, which depend on the
+/// machine's load.
+fn warnings(out: &str) -> usize {
+    out.lines().filter(|l| l.contains("Warning") && !l.contains("of a core while its clock ran")).count()
+}
+
 fn words(s: &str) -> Vec<String> {
     s.split_whitespace().map(String::from).collect()
 }
@@ -407,7 +413,7 @@ fn unknown_options_are_warned_once_per_engine_and_the_match_goes_on() {
     // Two workers start each engine twice; the warning is said once.
     assert_eq!(out.matches(ucci).count(), 1, "{out}");
     assert_eq!(out.matches(uci).count(), 1, "{out}");
-    assert_eq!(out.matches("Warning").count(), 2, "{out}");
+    assert_eq!(warnings(&out), 2, "{out}");
     assert_eq!(out.lines().filter(|l| l.starts_with("Finished game")).count(), 4, "{out}");
     // Chuhe over UCI lists its options: one it does not have is caught before it answers.
     // A hidden option it takes silently is only "not listed".
@@ -418,7 +424,7 @@ fn unknown_options_are_warned_once_per_engine_and_the_match_goes_on() {
     let out = match_ok(&args);
     assert!(out.contains("Warning: C does not know option 'Frobs' (not in its option list; it answered: "), "{out}");
     assert!(out.contains("Warning: C does not list option 'null_move' (sent anyway; it did not object)"), "{out}");
-    assert_eq!(out.matches("Warning").count(), 2, "{out}");
+    assert_eq!(warnings(&out), 2, "{out}");
 }
 
 #[test]
@@ -500,7 +506,7 @@ fn xboard_engines_play_ucci_engines() {
         out.contains("Warning: X does not know option 'Bogus' (not in its option list; it answered: Error ("),
         "{out}"
     );
-    assert_eq!(out.matches("Warning").count(), 1, "{out}");
+    assert_eq!(warnings(&out), 1, "{out}");
     let finished: Vec<&str> = out.lines().filter(|l| l.starts_with("Finished game")).collect();
     assert_eq!(finished.len(), 2, "{out}");
     for line in finished {
@@ -564,7 +570,7 @@ fn xboard_moves_setboard_clocks_claims_resignation_and_draws() {
     let warning =
         "Warning: A does not know option 'Foo' (not in its option list; it answered: Error (unknown option): Foo)";
     assert!(out.contains(warning), "{out}");
-    assert_eq!(out.matches("Warning").count(), 1, "{out}");
+    assert_eq!(warnings(&out), 1, "{out}");
 }
 
 #[test]

@@ -80,20 +80,23 @@ fn handshake_announces_the_features() {
 }
 
 /// Plays a game between two engine processes the way XBoard relays it: `time` / `otim` in
-/// centiseconds, then the opponent's move. Checks every move, the thinking output, and that no
-/// clock runs out.
+/// centiseconds, then the opponent's move. Checks every move, the thinking output, and that
+/// each search takes its clock in centiseconds: with `option Debug=1` the `# debug: go:` line
+/// states the search's clock in milliseconds. Nothing depends on the machine's speed: the
+/// clocks are the test's own bookkeeping (each move costs a fixed 1.23 s and earns the 1 s
+/// increment, whatever it really took), and `sd 3` ends each search long before its share of
+/// a 10-minute clock.
 #[test]
 fn a_game_under_a_clock_in_centiseconds() {
-    let base_cs: i64 = 300; // 3 s each for the whole game, plus 0.1 s a move
-    let inc_cs: i64 = 10;
+    let (base_cs, inc_cs, cost_cs) = (60_000u64, 100u64, 123u64);
     let (red, _) = Engine::xboard_handshake();
     let (black, _) = Engine::xboard_handshake();
     let mut side = [red, black];
     for e in side.iter_mut() {
-        for l in ["new", "variant xiangqi", "level 0 0:03 0.1", "post", "easy"] {
+        for l in ["new", "variant xiangqi", "level 0 10 1", "sd 3", "option Debug=1", "post", "easy"] {
             e.send(l);
         }
-        sync(e, 1);
+        assert_eq!(sync(e, 1), Vec::<String>::new());
     }
     let mut pos = Position::startpos();
     let mut game = Game::new(pos.clone());
@@ -105,30 +108,33 @@ fn a_game_under_a_clock_in_centiseconds() {
         let e = &mut side[me];
         e.send(&format!("time {}", clock[me]));
         e.send(&format!("otim {}", clock[1 - me]));
-        let t = Instant::now();
         match last_move {
             None => e.send("go"), // the first engine plays the side to move, Red
             Some(m) => e.send(&format!("usermove {m}")),
         }
         // The engine moves, claims the game's end, or resigns a hopeless game: which of these
-        // happens depends on how deep each clocked search got, so all three end a ply.
+        // happens depends on the position, so all three end a ply.
         let lines = e.until(|l| l.starts_with("move ") || l.contains(" {") || l == "resign");
-        let used = t.elapsed().as_millis() as i64 / 10;
         let last = lines.last().unwrap().clone();
-        thinking_lines += lines.iter().filter(|l| is_thinking(l)).count();
-        assert!(lines[..lines.len() - 1].iter().all(|l| is_thinking(l)), "ply {ply}: unexpected output {lines:?}");
-        if last == "resign" {
-            assert!(game.verdict().is_none(), "ply {ply}: resigned a finished game");
-            break;
-        }
+        let (debug, rest): (Vec<&String>, Vec<&String>) =
+            lines[..lines.len() - 1].iter().partition(|l| l.starts_with("# debug: "));
+        assert!(rest.iter().all(|l| is_thinking(l)), "ply {ply}: unexpected output {lines:?}");
+        thinking_lines += rest.len();
         if last.contains(" {") {
             let v = game.verdict().unwrap_or_else(|| panic!("ply {ply}: claim '{last}' but the game goes on"));
             assert_eq!(last, format!("{} {{{}}}", v.result, v.reason), "ply {ply}");
             break;
         }
-        clock[me] -= used;
-        assert!(clock[me] > 0, "ply {ply}: engine over time (used {used} cs)");
-        clock[me] += inc_cs;
+        let budget = format!("; depth 3, time {} ms, increment {} ms, ", clock[me] * 10, inc_cs * 10);
+        assert!(
+            debug.first().is_some_and(|l| l.starts_with("# debug: go: ") && l.contains(&budget)),
+            "ply {ply}: expected '{budget}' in {debug:?}"
+        );
+        if last == "resign" {
+            assert!(game.verdict().is_none(), "ply {ply}: resigned a finished game");
+            break;
+        }
+        clock[me] = clock[me] - cost_cs + inc_cs;
         let m = Move::parse(last.strip_prefix("move ").unwrap()).unwrap();
         assert!(pos.is_legal(m), "ply {ply}: illegal {m} in {}", pos.to_fen());
         pos.make_move(m);

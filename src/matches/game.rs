@@ -1,4 +1,4 @@
-//! One game between two engines: clocks, `position`/`go` per protocol, move checking and
+//! One game between two engines: clocks, the request to move (each dialect words it), move checking and
 //! every way a game can end (rules verdict, illegal move, crash, stall, time forfeit,
 //! resignation, agreed draw, score adjudication).
 //!
@@ -6,7 +6,7 @@
 //! `go` carries `draw`, and if its `bestmove` also carries `draw` the draw is agreed (that move
 //! is not played). An offer lapses after one reply. `bestmove m resign` resigns (`m` not played).
 
-use super::engine::{Ask, EngineConfig, EngineProcess, Eval, Failure, Limit, Proto, Reply};
+use super::engine::{Ask, EngineConfig, EngineProcess, Eval, Failure, Limit, Reply, SideClock};
 use super::openings::Opening;
 use crate::board::{Color, Move, Position};
 use crate::rules::{Game, GameResult};
@@ -189,89 +189,6 @@ impl Clock {
     }
 }
 
-/// The `go` command for the side to move.
-fn go_command(proto: Proto, limit: Limit, side: Color, clocks: &[Clock; 2], limits: [Limit; 2], draw: bool) -> String {
-    let own = clocks[side.index()];
-    let opp = clocks[side.opp().index()];
-    let draw = if draw && proto == Proto::Ucci { "draw " } else { "" };
-    match (proto, limit) {
-        // CECP gets its limit at the new game and its clocks with each move.
-        (Proto::Xboard, _) => String::new(),
-        (_, Limit::Nodes(n)) => format!("go {draw}nodes {n}"),
-        (_, Limit::Depth(d)) => format!("go {draw}depth {d}"),
-        (Proto::Ucci, Limit::MoveTime(ms)) => format!("go {draw}time {ms} movestogo 1"),
-        (Proto::Uci, Limit::MoveTime(ms)) => format!("go movetime {ms}"),
-        (Proto::Ucci, Limit::Clock { inc_ms, .. }) => {
-            let opp_inc = if let Limit::Clock { inc_ms, .. } = limits[side.opp().index()] { inc_ms } else { 0 };
-            let mut s = format!("go {draw}time {}", own.left_ms);
-            match own.moves_to_go(limit) {
-                Some(m) => s += &format!(" movestogo {m}"),
-                None => s += &format!(" increment {inc_ms}"),
-            }
-            if matches!(limits[side.opp().index()], Limit::Clock { .. }) {
-                s += &format!(" opptime {}", opp.left_ms);
-                match opp.moves_to_go(limits[side.opp().index()]) {
-                    Some(m) => s += &format!(" oppmovestogo {m}"),
-                    None => s += &format!(" oppincrement {opp_inc}"),
-                }
-            }
-            s
-        }
-        (Proto::Uci, Limit::Clock { inc_ms, .. }) => {
-            let (red, black) = (clocks[0].left_ms, clocks[1].left_ms);
-            let incs = limits.map(|l| if let Limit::Clock { inc_ms, .. } = l { inc_ms } else { 0 });
-            let mut s = format!("go wtime {red} btime {black} winc {} binc {}", incs[0], incs[1]);
-            debug_assert!(incs[side.index()] == inc_ms);
-            if let Some(m) = own.moves_to_go(limit) {
-                s += &format!(" movestogo {m}");
-            }
-            s
-        }
-    }
-}
-
-/// `position` text: UCI gets the start and every move; UCCI the position after the last
-/// capture and the moves since (the protocol's advice, so repetitions stay visible).
-struct PositionText {
-    start: String,
-    all: Vec<Move>,
-    since_capture_fen: String,
-    since_capture: Vec<Move>,
-}
-
-impl PositionText {
-    fn command(&self, proto: Proto) -> String {
-        let (fen, moves) = match proto {
-            Proto::Ucci => (&self.since_capture_fen, &self.since_capture),
-            Proto::Uci | Proto::Xboard => (&self.start, &self.all),
-        };
-        let mut s = format!("position fen {fen}");
-        if !moves.is_empty() {
-            s += " moves";
-            for m in moves {
-                s += &format!(" {m}");
-            }
-        }
-        s
-    }
-}
-
-/// Plays `m` in `game`, keeping the protocol texts in step.
-fn play(game: &mut Game, text: &mut PositionText, m: Move) -> bool {
-    let capture = game.position().is_capture(m);
-    if game.play(m).is_err() {
-        return false;
-    }
-    text.all.push(m);
-    if capture {
-        text.since_capture_fen = game.position().to_fen();
-        text.since_capture.clear();
-    } else {
-        text.since_capture.push(m);
-    }
-    true
-}
-
 /// How a game ended, before it becomes a [`GameRecord`].
 struct Ending {
     result: GameResult,
@@ -337,11 +254,10 @@ impl ScoreWatch {
     }
 }
 
-/// A game in progress: the record, the `position` texts, the clocks, a pending draw offer and
-/// the adjudication counters.
+/// A game in progress: the record, the clocks, a pending draw offer and the adjudication
+/// counters.
 struct Board {
     game: Game,
-    text: PositionText,
     limits: [Limit; 2],
     clocks: [Clock; 2],
     /// Per move, what its engine said.
@@ -354,16 +270,8 @@ struct Board {
 impl Board {
     /// The opening played out, for engines with these limits.
     fn new(opening: &Opening, limits: [Limit; 2]) -> Board {
-        let start_fen = opening.start.to_fen();
-        let text = PositionText {
-            start: start_fen.clone(),
-            all: Vec::new(),
-            since_capture_fen: start_fen,
-            since_capture: Vec::new(),
-        };
         let mut board = Board {
             game: Game::new(opening.start.clone()),
-            text,
             limits,
             clocks: limits.map(Clock::new),
             thinking: vec![None; opening.moves.len()],
@@ -371,28 +279,24 @@ impl Board {
             scores: ScoreWatch::default(),
         };
         for &m in &opening.moves {
-            play(&mut board.game, &mut board.text, m);
+            // The opening's moves were checked when it was read.
+            let _ = board.game.play(m);
         }
         board
     }
 
-    /// Sends `position` and `go` to the side to move and waits for its answer.
+    /// `side`'s clock, if its limit is one.
+    fn side_clock(&self, side: Color) -> Option<SideClock> {
+        let (limit, clock) = (self.limits[side.index()], self.clocks[side.index()]);
+        let Limit::Clock { inc_ms, .. } = limit else { return None };
+        Some(SideClock { left_ms: clock.left_ms, inc_ms, movestogo: clock.moves_to_go(limit) })
+    }
+
+    /// Asks the side to move for its move and waits for the answer.
     fn ask(&self, seat: &mut Seat, side: Color, offered: bool) -> Result<Reply, Ending> {
-        let (proto, limit, margin) = (seat.cfg.proto, seat.cfg.limit, seat.cfg.margin_ms);
-        let opp = side.opp().index();
-        let ask = match proto {
-            Proto::Ucci | Proto::Uci => Ask::Line {
-                position: self.text.command(proto),
-                go: go_command(proto, limit, side, &self.clocks, self.limits, offered),
-            },
-            Proto::Xboard => Ask::Xboard {
-                start_fen: &self.text.start,
-                moves: &self.text.all,
-                time_ms: matches!(limit, Limit::Clock { .. }).then_some(self.clocks[side.index()].left_ms),
-                otim_ms: matches!(self.limits[opp], Limit::Clock { .. }).then_some(self.clocks[opp].left_ms),
-                draw: offered,
-            },
-        };
+        let (limit, margin) = (seat.cfg.limit, seat.cfg.margin_ms);
+        let clocks = [Color::Red, Color::Black].map(|c| self.side_clock(c));
+        let ask = Ask { game: &self.game, limit, clocks, draw: offered };
         let allowed = match limit {
             Limit::Clock { .. } => self.clocks[side.index()].left_ms + margin,
             Limit::MoveTime(ms) => ms + margin,
@@ -434,7 +338,7 @@ impl Board {
             let claim = reply.claim.map(|c| format!(" (claims {c})")).unwrap_or_default();
             return Err(Ending::loss(side, format!("{name} makes no move{claim}"), Termination::IllegalMove));
         };
-        if !Move::parse(&text_move).is_ok_and(|m| play(&mut self.game, &mut self.text, m)) {
+        if !Move::parse(&text_move).is_ok_and(|m| self.game.play(m).is_ok()) {
             let shown: String = text_move.chars().take(16).collect();
             let reason = format!("{name} makes an illegal move: {shown}");
             return Err(Ending::loss(side, reason, Termination::IllegalMove));
@@ -502,35 +406,6 @@ mod tests {
     use super::*;
 
     #[test]
-    fn go_commands_per_protocol() {
-        let tc = Limit::Clock { moves: 0, base_ms: 10_000, inc_ms: 100 };
-        let clocks = [Clock { left_ms: 9_000, moves_made: 3 }, Clock { left_ms: 8_000, moves_made: 3 }];
-        assert_eq!(
-            go_command(Proto::Ucci, tc, Color::Black, &clocks, [tc, tc], true),
-            "go draw time 8000 increment 100 opptime 9000 oppincrement 100"
-        );
-        assert_eq!(
-            go_command(Proto::Uci, tc, Color::Red, &clocks, [tc, tc], true),
-            "go wtime 9000 btime 8000 winc 100 binc 100"
-        );
-        let periods = Limit::Clock { moves: 40, base_ms: 60_000, inc_ms: 0 };
-        assert_eq!(
-            go_command(Proto::Ucci, periods, Color::Red, &clocks, [periods, periods], false),
-            "go time 9000 movestogo 37 opptime 8000 oppmovestogo 37"
-        );
-        assert_eq!(
-            go_command(Proto::Ucci, Limit::MoveTime(500), Color::Red, &clocks, [tc, tc], false),
-            "go time 500 movestogo 1"
-        );
-        assert_eq!(
-            go_command(Proto::Uci, Limit::MoveTime(500), Color::Red, &clocks, [tc, tc], false),
-            "go movetime 500"
-        );
-        assert_eq!(go_command(Proto::Uci, Limit::Nodes(1000), Color::Red, &clocks, [tc, tc], false), "go nodes 1000");
-        assert_eq!(go_command(Proto::Ucci, Limit::Depth(4), Color::Red, &clocks, [tc, tc], false), "go depth 4");
-    }
-
-    #[test]
     fn clock_charges_increment_periods_and_margin() {
         let tc = Limit::Clock { moves: 2, base_ms: 1000, inc_ms: 10 };
         let mut c = Clock::new(tc);
@@ -543,21 +418,5 @@ mod tests {
         assert_eq!(c.left_ms, 10);
         assert!(Clock::new(Limit::MoveTime(100)).charge(Limit::MoveTime(100), 140, 50));
         assert!(!Clock::new(Limit::MoveTime(100)).charge(Limit::MoveTime(100), 160, 50));
-    }
-
-    #[test]
-    fn ucci_position_restarts_from_the_last_capture() {
-        let mut game = Game::new(Position::startpos());
-        let fen = game.position().to_fen();
-        let mut t = PositionText { start: fen.clone(), all: vec![], since_capture_fen: fen, since_capture: vec![] };
-        for m in ["h2e2", "h7e7", "e2e6"] {
-            assert!(play(&mut game, &mut t, Move::parse(m).unwrap()));
-        }
-        assert!(!play(&mut game, &mut t, Move::parse("a0a5").unwrap()));
-        assert_eq!(
-            t.command(Proto::Ucci),
-            "position fen rnbakabnr/9/1c2c4/p1p1C1p1p/9/9/P1P1P1P1P/1C7/9/RNBAKABNR b - - 0 2"
-        );
-        assert!(t.command(Proto::Uci).ends_with("w - - 0 1 moves h2e2 h7e7 e2e6"));
     }
 }

@@ -11,4 +11,3 @@ pub mod ranks;
 pub mod scheduler;
 pub mod stats;
 pub mod table;
-pub mod xboard;

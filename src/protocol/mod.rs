@@ -3,12 +3,13 @@
 //! - `mod.rs` (here): the [`Replies`] and [`Dialect`] traits, the shared output, and the boot
 //!   dispatch on the first word (`ucci`, `uci`, `xboard`). Lines come from the shared reader
 //!   in [`crate::lines`].
-//! - `session.rs`: the engine-driving state every dialect shares (position, banned moves,
-//!   options, go/stop/ponderhit, the one wait with the time-limit watchdog).
+//! - `session/`: the engine-driving state every dialect shares (position, banned moves,
+//!   options, go/stop/ponderhit, the one wait with the time-limit watchdog), with the book's
+//!   choice, the search's reports and the diagnostic commands in files of their own.
 //! - `ucci.rs`, `uci.rs`: line dialects, each line one shared [`Command`].
 //! - `xboard/` (CECP): its own commands, game state machine, replies and time control, over the
 //!   same session.
-//! - `command.rs` (the typed commands and shared word parsers), `options.rs` (option specs and
+//! - `command.rs` (the typed commands and shared word parsers), `options/` (option specs and
 //!   their handshake formats), `policy.rs` (best-move checks and the draw/resign policy),
 //!   `wdl.rs` (the win/draw/loss model of `UCI_ShowWDL`).
 

@@ -1,8 +1,10 @@
-//! What UCCI and UCI, the line dialects, share on the GUI side: the request (`position` and
-//! `go`), the lines read while the engine thinks (`info` scores, `bestmove`), the sync.
+//! What UCCI and UCI, the line dialects, share on the GUI side: the `position` line and the
+//! sending of a request, the lines read while the engine thinks (`info` scores, `bestmove`),
+//! the sync.
 
 use super::pipe::Pipe;
-use super::{Ask, Eval, Failure, Proto, Reply};
+use super::{Eval, Failure, Proto, Reply};
+use crate::board::Move;
 use crate::matches::ranks::Ranks;
 
 /// The line dialects' sync: `isready`, answered `readyok`.
@@ -10,18 +12,26 @@ pub(super) fn sync() -> Option<(String, String)> {
     Some(("isready".to_string(), "readyok".to_string()))
 }
 
-/// Sends `ask`'s `position` (its moves renumbered for the engine) and `go` lines. A CECP
-/// request cannot be said in a line dialect: the engine is then taken as gone.
-pub(super) fn send_ask(pipe: &mut Pipe, ask: Ask, ranks: Ranks) -> Result<(), Failure> {
-    let Ask::Line { position, go } = ask else {
-        return Err(Failure::Disconnected);
-    };
+/// `position fen FEN moves ...` (no `moves` when there are none).
+pub(super) fn position(fen: &str, moves: &[Move]) -> String {
+    let mut s = format!("position fen {fen}");
+    if !moves.is_empty() {
+        s += " moves";
+        for m in moves {
+            s += &format!(" {m}");
+        }
+    }
+    s
+}
+
+/// Sends a request's `position` (its moves renumbered for the engine) and `go` lines.
+pub(super) fn send_ask(pipe: &mut Pipe, position: String, go: &str, ranks: Ranks) -> Result<(), Failure> {
     let position = match ranks {
         Ranks::FromZero => position,
         Ranks::FromOne => Ranks::after_keyword(&position, "moves", |m| ranks.to_engine(m)),
     };
     pipe.send(&position)?;
-    pipe.send(&go)
+    pipe.send(go)
 }
 
 /// One line while thinking; `true` once it ends the move (`bestmove`, `nobestmove`).

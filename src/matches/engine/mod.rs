@@ -16,7 +16,8 @@ mod uci;
 pub use line::parse_info;
 
 use super::ranks::Ranks;
-use crate::board::Move;
+use crate::board::Color;
+use crate::rules::Game;
 use pipe::Pipe;
 use std::io::Write;
 use std::sync::{Arc, Mutex};
@@ -177,29 +178,46 @@ pub struct Reply {
     pub cpu_ms: Option<u64>,
 }
 
-/// What the side to move is asked.
-pub enum Ask<'a> {
-    /// UCCI/UCI: the `position` and `go` lines (moves with ranks 0–9).
-    Line {
-        /// `position ...`.
-        position: String,
-        /// `go ...`.
-        go: String,
-    },
-    /// CECP: the game so far (the engine is told the moves it has not seen), the clocks and
-    /// whether the opponent offers a draw.
-    Xboard {
-        /// The game's start position.
-        start_fen: &'a str,
-        /// Every move since `start_fen`.
-        moves: &'a [Move],
-        /// The engine's clock in ms (`time`), with a clock limit.
-        time_ms: Option<u64>,
-        /// The opponent's clock in ms (`otim`), if it has one.
-        otim_ms: Option<u64>,
-        /// The opponent offers a draw (`draw`).
-        draw: bool,
-    },
+/// One side's clock when the side to move is asked (sides with a clock limit only).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SideClock {
+    /// Time left, ms.
+    pub left_ms: u64,
+    /// Increment per move, ms.
+    pub inc_ms: u64,
+    /// Moves to the next time control (`None`: sudden death or increment only).
+    pub movestogo: Option<u32>,
+}
+
+/// What the side to move is asked, in no protocol's words: each dialect says it its own way
+/// (UCCI and UCI as `position` and `go` lines, CECP as the moves the engine has not seen,
+/// `time`/`otim`, `draw` and `go`).
+pub struct Ask<'a> {
+    /// The game so far: its start and every move, the side to move's last.
+    pub game: &'a Game,
+    /// The asked engine's limit.
+    pub limit: Limit,
+    /// Red's and Black's clocks, for a side whose limit is a clock.
+    pub clocks: [Option<SideClock>; 2],
+    /// The opponent offers a draw.
+    pub draw: bool,
+}
+
+impl Ask<'_> {
+    /// The asked engine's side.
+    fn side(&self) -> Color {
+        self.game.position().side_to_move()
+    }
+
+    /// The asked engine's clock.
+    fn own_clock(&self) -> Option<SideClock> {
+        self.clocks[self.side().index()]
+    }
+
+    /// The opponent's clock.
+    fn opp_clock(&self) -> Option<SideClock> {
+        self.clocks[self.side().opp().index()]
+    }
 }
 
 /// An engine's `go perft` split: its moves as written (lowercased) with their counts, and the

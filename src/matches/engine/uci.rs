@@ -1,9 +1,10 @@
 //! UCI as the GUI side speaks it: `uci` with the engine's option list up to `uciok`,
 //! `setoption name N value V`, `ucinewgame`; a multi-variant engine (Fairy-Stockfish) is set
-//! to `xiangqi` and asked how it numbers ranks.
+//! to `xiangqi` and asked how it numbers ranks. `position` is the start and every move; `go`
+//! gives both clocks as `wtime`/`btime` (Red is White).
 
 use super::pipe::Pipe;
-use super::{line, Ask, Dialect, EngineConfig, Failure, Proto, Reply, HANDSHAKE};
+use super::{line, Ask, Dialect, EngineConfig, Failure, Limit, Proto, Reply, HANDSHAKE};
 use crate::matches::ranks::{from_probe, Ranks, PROBE_FEN};
 use std::time::Instant;
 
@@ -46,11 +47,31 @@ impl Dialect for Uci {
     }
 
     fn ask(&mut self, pipe: &mut Pipe, ask: Ask, ranks: Ranks) -> Result<(), Failure> {
-        line::send_ask(pipe, ask, ranks)
+        let position = line::position(&ask.game.start().to_fen(), ask.game.moves());
+        line::send_ask(pipe, position, &go(&ask), ranks)
     }
 
     fn read(&mut self, text: &str, reply: &mut Reply, ranks: Ranks) -> bool {
         line::read_reply(text, reply, ranks, Proto::Uci)
+    }
+}
+
+/// `go`: the limit; a clock as both sides' `wtime`/`btime`, `winc`/`binc` and the asked
+/// side's `movestogo`. UCI has no draw offer.
+fn go(ask: &Ask) -> String {
+    match ask.limit {
+        Limit::Nodes(n) => format!("go nodes {n}"),
+        Limit::Depth(d) => format!("go depth {d}"),
+        Limit::MoveTime(ms) => format!("go movetime {ms}"),
+        Limit::Clock { .. } => {
+            let [red, black] = ask.clocks.map(Option::unwrap_or_default);
+            let mut s =
+                format!("go wtime {} btime {} winc {} binc {}", red.left_ms, black.left_ms, red.inc_ms, black.inc_ms);
+            if let Some(m) = ask.own_clock().and_then(|c| c.movestogo) {
+                s += &format!(" movestogo {m}");
+            }
+            s
+        }
     }
 }
 
@@ -105,5 +126,37 @@ fn probe_ranks(pipe: &mut Pipe) -> Result<(Ranks, Option<String>), Failure> {
                 (Ranks::FromZero, Some(warning))
             }
         });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::SideClock;
+    use super::*;
+    use crate::board::{Move, Position};
+    use crate::rules::Game;
+
+    #[test]
+    fn position_and_go() {
+        let mut g = Game::new(Position::startpos());
+        for m in ["h2e2", "h7e7", "e2e6"] {
+            g.play(Move::parse(m).unwrap()).unwrap();
+        }
+        let ask = |limit, clocks| Ask { game: &g, limit, clocks, draw: true };
+        let clock = |left_ms, movestogo| Some(SideClock { left_ms, inc_ms: 100, movestogo });
+        let tc = Limit::Clock { moves: 0, base_ms: 10_000, inc_ms: 100 };
+        assert_eq!(
+            go(&ask(tc, [clock(9_000, None), clock(8_000, None)])),
+            "go wtime 9000 btime 8000 winc 100 binc 100"
+        );
+        assert_eq!(
+            go(&ask(tc, [clock(9_000, Some(37)), clock(8_000, Some(5))])),
+            "go wtime 9000 btime 8000 winc 100 binc 100 movestogo 5"
+        );
+        assert_eq!(go(&ask(tc, [None, clock(8_000, None)])), "go wtime 0 btime 8000 winc 0 binc 100");
+        assert_eq!(go(&ask(Limit::MoveTime(500), [None, None])), "go movetime 500");
+        assert_eq!(go(&ask(Limit::Nodes(1000), [None, None])), "go nodes 1000");
+        let start = Position::startpos().to_fen();
+        assert_eq!(line::position(&start, g.moves()), format!("position fen {start} moves h2e2 h7e7 e2e6"));
     }
 }

@@ -3,8 +3,8 @@
 
 use super::super::command::clip;
 use super::super::options::{
-    OptionSet, Style, BOOK_FILE, CLEAR_HASH, EVAL_FILE, HASH, MOVE_OVERHEAD, MULTIPV, OWN_BOOK, SKILL_LEVEL, THREADS,
-    USE_NNUE,
+    Key, OptionSet, Spec, Style, BOOK_FILE, CLEAR_HASH, EVAL_FILE, HASH, MOVE_OVERHEAD, MULTIPV, OWN_BOOK, SKILL_LEVEL,
+    THREADS, USE_NNUE,
 };
 use super::super::policy::Decision;
 use super::super::{push_moves, Replies, ENGINE_NAME};
@@ -18,11 +18,12 @@ use std::sync::{Mutex, MutexGuard};
 pub const MATE_SCORE: i32 = 100_000;
 
 /// Table size and threads come from `memory` and `cores` (which set them through these specs),
-/// so they are not advertised as options.
+/// so they are not advertised as options; `option Debug=1` turns on the `# debug: ...` lines
+/// (UCCI's `debug`), for logs and tests rather than the GUI's dialog.
 const OPTIONS: OptionSet = OptionSet {
     style: Style::Cecp,
     advertised: &[MULTIPV, MOVE_OVERHEAD, CLEAR_HASH, SKILL_LEVEL, OWN_BOOK, BOOK_FILE, USE_NNUE, EVAL_FILE],
-    unlisted: &[HASH, THREADS],
+    unlisted: &[HASH, THREADS, Spec::check(Key::Debug, "Debug")],
     unknown_is_error: true,
 };
 

@@ -2,29 +2,35 @@
 //! banned root moves, the options, and the running search with its time-limit watchdog.
 //! The loop here reads typed commands from the reader thread's channel, so nothing it does
 //! waits on a search: `stop`, `ponderhit`, `isready`, `probe` and `quit` act at once.
+//! The opening book's choice (`books.rs`), the search's reports (`report.rs`) and the
+//! diagnostic commands (`diagnostics.rs`) are further `impl Session` blocks beside this one.
 
-use super::command::{BenchArgs, Command, Go, PositionCmd, Start};
+mod books;
+mod diagnostics;
+mod driver;
+mod report;
+
+pub use diagnostics::{compiler_lines, MAX_PERFT_DEPTH};
+use driver::LineLoop;
+pub(crate) use driver::{drive, Driver, Flow};
+
+use super::command::{Command, Go, PositionCmd, Start};
 use super::options::{pruning_switches, Key, Options};
 use super::policy::{self, Decision, History};
 use super::{Dialect, Input, Output, Replies};
 use crate::board::zobrist::Rng;
 use crate::board::{Color, Move, Position};
-use crate::book::{self, BookMove, Books};
-use crate::eval::{self, nnue::Network, Evaluator};
+use crate::book::Books;
+use crate::eval::{nnue::Network, Evaluator};
 use crate::lines::recv_until;
-use crate::perft::divide;
 use crate::rules::Game;
-use crate::search::{Engine, Limits, Report, Score, SearchRequest, SearchResult};
+use crate::search::{Engine, Limits, Score, SearchRequest, SearchResult};
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::Receiver;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-/// Largest `go perft` depth (perft runs on the loop's thread; 6 plies take about a minute).
-pub const MAX_PERFT_DEPTH: u32 = 6;
-/// `currmove` reports start after this much thinking.
-pub const CURRMOVE_AFTER: Duration = Duration::from_secs(1);
 /// While a search runs the loop also wakes this often to check the search is still alive.
 pub const POLL: Duration = Duration::from_millis(250);
 /// In UCCI batch mode the loop reads nothing while a search runs; it looks this often for
@@ -60,74 +66,6 @@ struct Running {
     done: Arc<AtomicBool>,
     /// Set when the search's result is no longer wanted (CECP): it reports nothing more.
     silent: Arc<AtomicBool>,
-}
-
-/// Whether the loop goes on after a command.
-pub(crate) enum Flow {
-    /// Keep reading commands.
-    Continue,
-    /// Leave the loop.
-    Quit,
-}
-
-/// A protocol state machine over a [`Session`]. [`drive`] runs it: one loop for every dialect.
-pub(crate) trait Driver {
-    /// The session underneath.
-    fn session(&mut self) -> &mut Session;
-    /// The longest wait for input while a search runs.
-    fn poll(&self) -> Duration;
-    /// Deals with a search that has finished; called before each wait and after each input.
-    fn settle(&mut self);
-    /// Handles one line.
-    fn handle(&mut self, line: &str) -> Flow;
-    /// The input ended.
-    fn end_of_input(&mut self);
-}
-
-/// Runs `d` on the lines of `rx` until it quits or the input ends.
-pub(crate) fn drive(d: &mut impl Driver, rx: &Receiver<Input>) {
-    loop {
-        d.settle();
-        let poll = d.poll();
-        let Some(input) = d.session().next_input(rx, poll) else { continue };
-        let Input::Line(line) = input else { return d.end_of_input() };
-        d.settle();
-        if let Flow::Quit = d.handle(&line) {
-            return;
-        }
-    }
-}
-
-/// UCCI and UCI: each line one shared command, executed by the session itself.
-struct LineLoop<'a> {
-    s: Session,
-    dialect: &'a dyn Dialect,
-}
-
-impl Driver for LineLoop<'_> {
-    fn session(&mut self) -> &mut Session {
-        &mut self.s
-    }
-
-    fn poll(&self) -> Duration {
-        POLL
-    }
-
-    fn settle(&mut self) {
-        self.s.reap();
-    }
-
-    fn handle(&mut self, line: &str) -> Flow {
-        match self.dialect.parse(line, &self.s.opts) {
-            Ok(cmd) => self.s.execute(cmd),
-            Err(e) => self.s.refuse(&e),
-        }
-    }
-
-    /// A running search is stopped and announced.
-    fn end_of_input(&mut self) {
-        self.s.finish_search();
-    }
 }
 
 /// One protocol session after the handshake word picked the dialect.
@@ -570,150 +508,6 @@ impl Session {
         Ok(())
     }
 
-    /// Whether the dialect's book switch is on (UCCI `usebook`, UCI and CECP `OwnBook`).
-    fn book_on(&self) -> bool {
-        if self.replies.options().has(Key::OwnBook) {
-            self.opts.own_book
-        } else {
-            self.opts.use_book
-        }
-    }
-
-    /// A book move for `pos` among the moves allowed at the root (legal, not banned, in
-    /// `searchmoves`), chosen at random by weight, with the weight of all those moves.
-    fn book_choice(&mut self, pos: &Position, root: &[Move]) -> Option<(BookMove, u64)> {
-        let mut moves = self.books.moves(pos);
-        moves.retain(|b| root.contains(&b.mv));
-        let total = book::total_weight(&moves);
-        book::pick(&moves, self.book_rng.next_u64()).map(|b| (b, total))
-    }
-
-    /// Announces a book move at once, as a finished search would (CECP then plays it).
-    fn play_book_move(&mut self, b: BookMove, total: u64) {
-        self.lock_history().draw_offered = false;
-        let d = Decision { best: Some(b.mv), ponder_move: None, draw: false, resign: false };
-        let mut lines = vec![self.replies.message(&format!("book move {} (weight {} of {total})", b.mv, b.weight))];
-        lines.extend(self.replies.bestmove(&d));
-        *self.decision.lock().unwrap_or_else(|e| e.into_inner()) = Some(d);
-        self.out.lines(&lines);
-    }
-
-    /// CECP `bk`: the book moves of the current position with their weights and shares, each
-    /// line tab-indented, then a blank line.
-    pub(crate) fn book_listing(&self) -> Vec<String> {
-        let mut lines = Vec::new();
-        if self.books.is_empty() {
-            lines.push("\tno opening book".to_string());
-        } else {
-            let moves = self.books.moves(self.game.position());
-            let total = book::total_weight(&moves).max(1);
-            if moves.is_empty() {
-                lines.push("\tno book moves for this position".to_string());
-            }
-            for b in &moves {
-                let share = 100.0 * f64::from(b.weight) / total as f64;
-                lines.push(format!("\t{} weight {} ({share:.1}%)", b.mv, b.weight));
-            }
-        }
-        lines.push(String::new());
-        lines
-    }
-
-    /// UCCI `debug`'s line at `go`: what is searched, with which limits and settings.
-    fn debug_go(&self, root_moves: usize, l: &Limits) -> String {
-        let mut parts = Vec::new();
-        let mut add = |what: &str, v: Option<u64>, unit: &str| {
-            if let Some(v) = v {
-                parts.push(format!("{what} {v}{unit}"));
-            }
-        };
-        add("depth", l.depth.map(u64::from), "");
-        add("nodes", l.nodes, "");
-        add("movetime", l.movetime_ms, " ms");
-        add("time", l.time_ms, " ms");
-        add("increment", l.time_ms.map(|_| l.inc_ms), " ms");
-        add("movestogo", l.movestogo.map(u64::from), "");
-        add("hard cap", hard_limit_ms(l), " ms");
-        if l.pondering {
-            parts.push("pondering".to_string());
-        }
-        if l.infinite || parts.is_empty() {
-            parts.push("until stop".to_string());
-        }
-        let o = &self.opts;
-        format!(
-            "debug: go: {root_moves} root moves; {}; threads {}, hash {} MB, pruning {}, move overhead {} ms",
-            parts.join(", "),
-            o.threads,
-            self.engine.hash_mb(),
-            o.pruning,
-            o.move_overhead_ms
-        )
-    }
-
-    /// The callback the search thread reports through: info lines, then the move (with
-    /// `debug`, after a line on the search's result and the draw/resign policy's inputs).
-    fn reporter(
-        &self,
-        pos: Position,
-        root: Vec<Move>,
-        done: Arc<AtomicBool>,
-        silent: Arc<AtomicBool>,
-    ) -> impl FnMut(Report) + Send + 'static {
-        let (out, replies, history) = (self.out.clone(), self.replies.clone(), self.history.clone());
-        let decision = self.decision.clone();
-        let debug = self.opts.debug;
-        let started = Instant::now();
-        let mut last_pv: Vec<Move> = Vec::new();
-        move |r: Report| {
-            if done.load(Ordering::SeqCst) || silent.load(Ordering::SeqCst) {
-                done.store(true, Ordering::SeqCst);
-                return;
-            }
-            match r {
-                Report::Pv(info) => {
-                    if info.multipv <= 1 && !info.pv.is_empty() {
-                        last_pv.clone_from(&info.pv);
-                    }
-                    if let Some(line) = replies.info(&info) {
-                        out.line(&line);
-                    }
-                }
-                Report::CurrMove { depth, mv, number } => {
-                    if started.elapsed() < CURRMOVE_AFTER {
-                        return;
-                    }
-                    if let Some(line) = replies.currmove(depth, mv, number) {
-                        out.line(&line);
-                    }
-                }
-                Report::Done(res) => {
-                    let mut lines = Vec::new();
-                    let d: Decision = {
-                        let mut h = history.lock().unwrap_or_else(|e| e.into_inner());
-                        let offered = h.draw_offered;
-                        let d = policy::decide(&pos, &root, &res, &last_pv, &mut h);
-                        if debug {
-                            let score = match res.score {
-                                Score::Cp(cp) => format!("cp {cp}"),
-                                Score::Mate(n) => format!("mate {n}"),
-                            };
-                            lines.push(replies.message(&format!(
-                                "debug: search done: depth {}, score {score}, {} nodes; draw offered {offered}, \
-                                 hopeless searches in a row {}",
-                                res.depth, res.nodes, h.hopeless_streak
-                            )));
-                        }
-                        d
-                    };
-                    lines.extend(replies.bestmove(&d));
-                    *decision.lock().unwrap_or_else(|e| e.into_inner()) = Some(d);
-                    out.final_lines(&lines, &done);
-                }
-            }
-        }
-    }
-
     pub(crate) fn ponderhit(&mut self, draw: bool) -> Result<(), String> {
         let thinking = self.thinking();
         let Some(r) = self.search.as_mut().filter(|r| thinking && r.pondering) else {
@@ -728,7 +522,7 @@ impl Session {
         Ok(())
     }
 
-    // Hooks for the stateful CECP loop (`xboard.rs`), which drives the session itself.
+    // Hooks for the stateful CECP loop (`xboard/state.rs`), which drives the session itself.
 
     /// The game searched by `go`.
     pub(crate) fn game(&self) -> &Game {
@@ -779,107 +573,6 @@ impl Session {
         self.decision.lock().unwrap_or_else(|e| e.into_inner()).take()
     }
 
-    fn perft(&mut self, depth: u32) -> Result<(), String> {
-        if depth > MAX_PERFT_DEPTH {
-            return Err(format!("perft: depth {depth} too large (at most {MAX_PERFT_DEPTH})"));
-        }
-        self.require_idle("perft")?;
-        let mut pos = self.game.position().clone();
-        let t = Instant::now();
-        let mut lines = Vec::new();
-        let mut total = 1;
-        if depth > 0 {
-            let split = divide(&mut pos, depth);
-            total = split.iter().map(|x| x.1).sum();
-            lines.extend(split.iter().map(|(m, n)| format!("{m}: {n}")));
-        }
-        let ms = t.elapsed().as_millis() as u64;
-        let nps = total * 1000 / ms.max(1);
-        if self.replies.pikafish_shapes() {
-            // Pikafish: a blank line, the total, a blank line; the time after, for people.
-            lines.extend(["".to_string(), format!("Nodes searched: {total}"), "".to_string()]);
-            lines.push(self.replies.message(&format!("perft depth {depth} time {ms} ms nps {nps}")));
-        } else {
-            lines.push(format!("nodes {total} time {ms} nps {nps}"));
-        }
-        self.out.lines(&lines);
-        Ok(())
-    }
-
-    /// `bench`: the search of `chuhe bench` with the session's evaluation, one `info string`
-    /// per position, then Pikafish's closing block. Runs on the loop's thread.
-    fn bench(&mut self, a: BenchArgs) -> Result<(), String> {
-        self.require_idle("bench")?;
-        let setup = crate::cli::bench_cmd::Setup {
-            depth: a.depth,
-            hash_mb: a.hash_mb as usize,
-            threads: a.threads as usize,
-            evaluator: self.evaluator(),
-        };
-        let count = crate::cli::bench_cmd::POSITIONS.len();
-        let (out, replies) = (self.out.clone(), self.replies.clone());
-        let (nodes, ms) = crate::cli::bench_cmd::bench(&setup, |i, _, r, ms| {
-            let best = r.best.map_or("(none)".to_string(), |m| m.to_string());
-            out.line(&replies.message(&format!(
-                "bench position {}/{count} depth {} nodes {} time {ms} bestmove {best}",
-                i + 1,
-                a.depth,
-                r.nodes
-            )));
-        })?;
-        self.out.lines(&crate::cli::bench_cmd::closing_block(nodes, ms));
-        Ok(())
-    }
-
-    fn display(&self) {
-        if self.replies.pikafish_shapes() {
-            return self.display_pikafish();
-        }
-        let pos = self.game.position();
-        let mut lines: Vec<String> = pos.pretty().lines().map(str::to_string).collect();
-        lines.push(format!("fen {}", pos.to_fen()));
-        lines.push(format!("key {:016x}", pos.key()));
-        lines.push(format!(
-            "side to move {}{}",
-            pos.side_to_move().name(),
-            if pos.in_check() { " (in check)" } else { "" }
-        ));
-        lines.push(format!("moves since the FEN {}", self.game.moves().len()));
-        let banned: Vec<String> = self.banned.iter().map(Move::to_string).collect();
-        lines.push(format!("banmoves {}", if banned.is_empty() { "(none)".to_string() } else { banned.join(" ") }));
-        self.out.lines(&lines);
-    }
-
-    /// `d` in Pikafish's shape: the board in a grid, `Fen:`, `Key:`, `Checkers:`; then the
-    /// side to move and the moves since the FEN as an `info string`.
-    fn display_pikafish(&self) {
-        let pos = self.game.position();
-        const RULE: &str = " +---+---+---+---+---+---+---+---+---+";
-        let mut lines = vec![String::new(), RULE.to_string()];
-        for r in (0..10u8).rev() {
-            let mut row = String::new();
-            for f in 0..9u8 {
-                row.push_str(" | ");
-                row.push(pos.piece_at(crate::board::Square::new(f, r)).map_or(' ', |p| p.letter()));
-            }
-            lines.push(format!("{row} | {r}"));
-            lines.push(RULE.to_string());
-        }
-        lines.push("   a   b   c   d   e   f   g   h   i".to_string());
-        lines.push(String::new());
-        lines.push(format!("Fen: {}", pos.to_fen()));
-        lines.push(format!("Key: {:016X}", pos.key()));
-        let checkers: Vec<String> = pos.checkers().iter().map(|s| s.to_string()).collect();
-        lines.push(format!("Checkers: {}", checkers.join(" ")));
-        lines.push(self.replies.message(&format!(
-            "side to move {}{}, moves since the FEN {}",
-            pos.side_to_move().name(),
-            if pos.in_check() { " (in check)" } else { "" },
-            self.game.moves().len()
-        )));
-        self.out.lines(&lines);
-    }
-
     /// The net `EvalFile` names (or the embedded one).
     fn current_network(&self) -> Arc<Network> {
         self.network.clone().unwrap_or_else(|| crate::eval::nnue::DEFAULT.clone())
@@ -893,201 +586,7 @@ impl Session {
             Evaluator::Hand
         }
     }
-
-    fn eval(&self) {
-        let pos = self.game.position();
-        let mut head = Vec::new();
-        if self.replies.pikafish_shapes() {
-            // Pikafish's closing lines, in pawns from Red's side (its "white side").
-            let red = |v: i32| if pos.side_to_move() == Color::Red { v } else { -v };
-            let pawns = |v: i32| format!("{:+.2}", f64::from(red(v)) / 100.0);
-            head.push(String::new());
-            if pos.in_check() {
-                head.push("Final evaluation: none (in check)".to_string());
-            } else {
-                let net = self.current_network().evaluate_position(pos);
-                let (used, which) =
-                    if self.opts.use_nnue { (net, "network") } else { (eval::evaluate(pos), "hand-written") };
-                head.push(format!("NNUE evaluation        {} (red side)", pawns(net)));
-                head.push(format!("Final evaluation       {} (red side) [{which} evaluation]", pawns(used)));
-            }
-        }
-        let terms = eval::breakdown(pos);
-        let mut lines: Vec<String> =
-            terms.iter().map(|t| format!("{:<16} {:+} (Red minus Black)", t.name, t.red_minus_black)).collect();
-        let red: i32 = terms.iter().map(|t| t.red_minus_black).sum();
-        lines.push(format!("{:<16} {red:+} (Red's view)", "total"));
-        lines.push(format!(
-            "{:<16} {:+} ({}'s view, side to move)",
-            "evaluate",
-            eval::evaluate(pos),
-            pos.side_to_move().name()
-        ));
-        let net = self.current_network();
-        lines.push(format!(
-            "{:<16} {:+} ({}'s view; net {:016x} '{}', {}; {} inference)",
-            "network",
-            net.evaluate_position(pos),
-            pos.side_to_move().name(),
-            net.checksum(),
-            net.description(),
-            if self.opts.eval_file.is_empty() { "embedded".to_string() } else { self.opts.eval_file.clone() },
-            Network::simd_path()
-        ));
-        lines.push(format!(
-            "{:<16} {}",
-            "in use",
-            if self.opts.use_nnue { "network (UseNNUE on)" } else { "hand-written (UseNNUE off)" }
-        ));
-        if !head.is_empty() {
-            // After Pikafish's lines Chuhe's own come as info strings, which UCI tools skip.
-            lines = head.into_iter().chain(lines.iter().map(|l| self.replies.message(&format!("eval {l}")))).collect();
-        }
-        self.out.lines(&lines);
-    }
-}
-
-/// `compiler`: how the binary was built, in Pikafish's four labelled lines between blank
-/// lines (the build script records the compiler's version, the target and the profile).
-pub fn compiler_lines() -> Vec<String> {
-    let version = option_env!("CHUHE_RUSTC_VERSION").unwrap_or("rustc (version unknown)");
-    let short: Vec<&str> = version.split_whitespace().take(2).collect();
-    let os = match std::env::consts::OS {
-        "linux" => "Linux",
-        "macos" => "Apple",
-        "windows" => "Microsoft Windows",
-        other => other,
-    };
-    let mut settings = format!(
-        "{}bit {} (opt-level {})",
-        usize::BITS,
-        option_env!("CHUHE_PROFILE").unwrap_or(if cfg!(debug_assertions) { "debug" } else { "release" }),
-        option_env!("CHUHE_OPT_LEVEL").unwrap_or("?")
-    );
-    for (on, name) in [
-        (cfg!(target_feature = "avx2"), " AVX2"),
-        (cfg!(target_feature = "sse4.1"), " SSE41"),
-        (cfg!(target_feature = "sse2"), " SSE2"),
-        (cfg!(target_feature = "neon"), " NEON"),
-        (cfg!(target_feature = "popcnt"), " POPCNT"),
-    ] {
-        if on {
-            settings.push_str(name);
-        }
-    }
-    settings.push_str(&format!("; network inference chosen at run time: {}", Network::simd_path()));
-    let target = option_env!("CHUHE_TARGET").unwrap_or(std::env::consts::ARCH);
-    vec![
-        String::new(),
-        format!("Compiled by                : {} on {os}", short.join(" ")),
-        format!("Compilation architecture   : {target}"),
-        format!("Compilation settings       : {settings}"),
-        format!("Compiler __VERSION__ macro : {version}"),
-        String::new(),
-    ]
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use std::io::Write;
-
-    /// An output that keeps what was written.
-    #[derive(Clone, Default)]
-    struct Capture(Arc<Mutex<Vec<u8>>>);
-
-    impl Write for Capture {
-        fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
-            self.0.lock().unwrap().extend_from_slice(b);
-            Ok(b.len())
-        }
-        fn flush(&mut self) -> std::io::Result<()> {
-            Ok(())
-        }
-    }
-
-    #[test]
-    fn a_search_that_died_silently_still_gets_a_move() {
-        let cap = Capture::default();
-        let mut s = Session::new(Arc::new(super::super::uci::Uci::default()), Output::new(cap.clone()));
-        let pos = Position::startpos();
-        let root = pos.legal_moves().to_vec();
-        let done = Arc::new(AtomicBool::new(false));
-        // A "search" with no thread behind it, as if its thread had panicked.
-        s.search = Some(Running {
-            pos,
-            root: root.clone(),
-            dead_polls: 0,
-            limits: Limits::default(),
-            pondering: false,
-            deadline: None,
-            stop_sent: false,
-            done: done.clone(),
-            silent: Arc::default(),
-        });
-        s.check_alive();
-        assert!(cap.0.lock().unwrap().is_empty(), "one poll is not enough");
-        s.check_alive();
-        let text = String::from_utf8(cap.0.lock().unwrap().clone()).unwrap();
-        assert_eq!(
-            text,
-            format!("info string error: the search ended without a move; playing a fallback\nbestmove {}\n", root[0])
-        );
-        assert!(s.search.is_none() && done.load(Ordering::SeqCst));
-        // A search that did report is not announced twice.
-        let done = Arc::new(AtomicBool::new(true));
-        s.search = Some(Running {
-            pos: Position::startpos(),
-            root,
-            dead_polls: 0,
-            limits: Limits::default(),
-            pondering: false,
-            deadline: None,
-            stop_sent: true,
-            done,
-            silent: Arc::default(),
-        });
-        let before = cap.0.lock().unwrap().len();
-        s.finish_search();
-        assert_eq!(cap.0.lock().unwrap().len(), before);
-    }
-
-    #[test]
-    fn cecp_hooks_return_each_announced_move_once() {
-        let cap = Capture::default();
-        let mut s = Session::new(Arc::new(super::super::uci::Uci::default()), Output::new(cap.clone()));
-        let root = Position::startpos().legal_moves().to_vec();
-        // A real search, stopped: its move is announced and handed over exactly once.
-        s.go(Go { infinite: true, ..Go::default() }).unwrap();
-        assert!(s.thinking() && s.take_finished().is_none());
-        s.stop_search();
-        let d = loop {
-            if let Some(d) = s.take_finished() {
-                break d;
-            }
-            std::thread::sleep(Duration::from_millis(1));
-        };
-        assert!(d.best.is_some_and(|m| root.contains(&m)));
-        assert!(s.take_finished().is_none() && !s.thinking());
-        // An abandoned search reports nothing and hands nothing over.
-        s.go(Go { infinite: true, ..Go::default() }).unwrap();
-        let before = cap.0.lock().unwrap().len();
-        s.abandon_search();
-        assert!(s.take_finished().is_none() && !s.thinking());
-        let after = String::from_utf8(cap.0.lock().unwrap()[before..].to_vec()).unwrap();
-        assert!(!after.contains("bestmove"), "{after}");
-    }
-
-    #[test]
-    fn hard_limits() {
-        let mut l = Limits { time_ms: Some(10_000), move_overhead_ms: 30, ..Default::default() };
-        assert_eq!(hard_limit_ms(&l), Some(4985));
-        l.movestogo = Some(1);
-        assert_eq!(hard_limit_ms(&l), Some(8973));
-        l.movetime_ms = Some(100);
-        assert_eq!(hard_limit_ms(&l), Some(100));
-        l.time_ms = Some(10);
-        assert_eq!(hard_limit_ms(&l), Some(0));
-        assert_eq!(hard_limit_ms(&Limits::default()), None);
-    }
-}
+mod tests;

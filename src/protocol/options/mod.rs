@@ -1,10 +1,12 @@
 //! Engine options: the specs the dialects advertise (declared once here, each dialect picks
-//! its list), one handshake formatter per dialect [`Style`], the current values, and `setoption`
-//! validation (out-of-range numbers are clamped with a note, bad values refused). Kinds: check,
-//! spin, button, combo (one of fixed words) and string.
+//! its list) and one handshake formatter per dialect [`Style`]; the current values and
+//! `setoption`'s validation are in `values.rs`. Kinds: check, spin, button, combo (one of fixed
+//! words) and string.
 
-use super::command::{clip, parse_bool, parse_count};
-use crate::search::{Strength, ELO_RANGE, MAX_SKILL};
+mod values;
+
+use crate::search::{ELO_RANGE, MAX_SKILL};
+pub use values::{Applied, Options};
 
 /// What an option controls (the same setting may have a different name per dialect).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -203,7 +205,7 @@ pub struct OptionSet {
     pub style: Style,
     /// Listed in the handshake, in this order.
     pub advertised: &'static [Spec],
-    /// Accepted but not listed (CECP's table size and threads, set by `memory`/`cores`).
+    /// Accepted but not listed (CECP's table size and threads, set by `memory`/`cores`, and `Debug`).
     pub unlisted: &'static [Spec],
     /// `setoption` of an unknown name is an error (else silently accepted, as UCCI asks).
     pub unknown_is_error: bool,
@@ -292,246 +294,6 @@ pub const DEFAULT_MOVE_OVERHEAD_MS: u64 = 30;
 /// Largest move overhead accepted, ms.
 pub const MAX_MOVE_OVERHEAD_MS: u64 = 5000;
 
-/// The current option values.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Options {
-    /// UCCI `usemillisec`.
-    pub use_millisec: bool,
-    /// Table size, MB.
-    pub hash_mb: u64,
-    /// Threads.
-    pub threads: u64,
-    /// MultiPV.
-    pub multipv: u64,
-    /// Ponder allowed.
-    pub may_ponder: bool,
-    /// Move overhead, ms.
-    pub move_overhead_ms: u64,
-    /// UCCI `batch`.
-    pub batch: bool,
-    /// UCCI `debug`.
-    pub debug: bool,
-    /// UCCI `usehash` (kept, no effect).
-    pub use_hash: bool,
-    /// UCCI `usebook`.
-    pub use_book: bool,
-    /// UCI and CECP `OwnBook`.
-    pub own_book: bool,
-    /// UCCI `bookfiles`, UCI and CECP `BookFile`: the paths of the loaded books.
-    pub book_files: String,
-    /// UCCI `idle` (kept, no effect).
-    pub idle: &'static str,
-    /// UCCI `pruning`.
-    pub pruning: &'static str,
-    /// UCCI `knowledge` (kept, no effect).
-    pub knowledge: &'static str,
-    /// UCCI `randomness`.
-    pub randomness: &'static str,
-    /// UCCI `style` (kept, no effect).
-    pub style: &'static str,
-    /// UCI `UCI_ShowWDL`.
-    pub show_wdl: bool,
-    /// `Skill Level`.
-    pub skill_level: u64,
-    /// UCI `UCI_LimitStrength`.
-    pub limit_strength: bool,
-    /// UCI `UCI_Elo`.
-    pub elo: u64,
-    /// `EvalFile`: the path of the loaded net (empty: the embedded net).
-    pub eval_file: String,
-    /// `UseNNUE`.
-    pub use_nnue: bool,
-}
-
-impl Default for Options {
-    fn default() -> Self {
-        Options {
-            use_millisec: false,
-            hash_mb: DEFAULT_HASH_MB,
-            threads: 1,
-            multipv: 1,
-            may_ponder: false,
-            move_overhead_ms: DEFAULT_MOVE_OVERHEAD_MS,
-            batch: false,
-            debug: false,
-            use_hash: true,
-            use_book: true,
-            own_book: false,
-            book_files: String::new(),
-            idle: "none",
-            pruning: "large",
-            knowledge: "large",
-            randomness: "none",
-            style: "normal",
-            show_wdl: false,
-            skill_level: MAX_SKILL as u64,
-            limit_strength: false,
-            elo: ELO_RANGE.1 as u64,
-            eval_file: String::new(),
-            use_nnue: crate::eval::NETWORK_BY_DEFAULT,
-        }
-    }
-}
-
-/// What a successful `setoption` changed.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Applied {
-    /// The setting touched.
-    pub key: Key,
-    /// A note for the GUI (e.g. the value was clamped).
-    pub note: Option<String>,
-}
-
-impl Options {
-    /// Milliseconds per UCCI time unit (1000 until `usemillisec` is on).
-    pub fn ucci_time_unit_ms(&self) -> u64 {
-        if self.use_millisec {
-            1
-        } else {
-            1000
-        }
-    }
-
-    /// The default a spec advertises.
-    pub fn default_text(spec: &Spec) -> String {
-        Options::default().value_text(spec.key)
-    }
-
-    /// The current value as wire text.
-    pub fn value_text(&self, key: Key) -> String {
-        match key {
-            Key::UseMillisec => self.use_millisec.to_string(),
-            Key::Hash => self.hash_mb.to_string(),
-            Key::Threads => self.threads.to_string(),
-            Key::MultiPv => self.multipv.to_string(),
-            Key::Ponder => self.may_ponder.to_string(),
-            Key::MoveOverhead => self.move_overhead_ms.to_string(),
-            Key::ClearHash => String::new(),
-            Key::Batch => self.batch.to_string(),
-            Key::Debug => self.debug.to_string(),
-            Key::UseHash => self.use_hash.to_string(),
-            Key::UseBook => self.use_book.to_string(),
-            Key::OwnBook => self.own_book.to_string(),
-            Key::BookFiles => self.book_files.clone(),
-            Key::Idle => self.idle.to_string(),
-            Key::Pruning => self.pruning.to_string(),
-            Key::Knowledge => self.knowledge.to_string(),
-            Key::Randomness => self.randomness.to_string(),
-            Key::Style => self.style.to_string(),
-            Key::Promotion => false.to_string(),
-            Key::Variant => VARIANT_NAME.to_string(),
-            Key::ShowWdl => self.show_wdl.to_string(),
-            Key::SkillLevel => self.skill_level.to_string(),
-            Key::LimitStrength => self.limit_strength.to_string(),
-            Key::Elo => self.elo.to_string(),
-            Key::EvalFile => self.eval_file.clone(),
-            Key::UseNnue => self.use_nnue.to_string(),
-        }
-    }
-
-    /// Applies `value` to the option `spec`; an error leaves everything unchanged.
-    pub fn apply(&mut self, spec: &Spec, value: Option<&str>) -> Result<Applied, String> {
-        let name = spec.name;
-        let mut note = None;
-        match spec.kind {
-            Kind::Button => {}
-            Kind::Check => {
-                let v = value.ok_or_else(|| format!("option '{name}' needs true or false"))?;
-                let b =
-                    parse_bool(v).ok_or_else(|| format!("option '{name}' needs true or false, got '{}'", clip(v)))?;
-                match spec.key {
-                    Key::UseMillisec => self.use_millisec = b,
-                    Key::Ponder => self.may_ponder = b,
-                    Key::Batch => self.batch = b,
-                    Key::Debug => self.debug = b,
-                    Key::UseHash => self.use_hash = b,
-                    Key::UseBook => self.use_book = b,
-                    Key::OwnBook => self.own_book = b,
-                    Key::ShowWdl => self.show_wdl = b,
-                    Key::LimitStrength => self.limit_strength = b,
-                    Key::UseNnue => self.use_nnue = b,
-                    Key::Promotion if b => {
-                        return Err(format!(
-                            "option '{name}': the variant where advisors and elephants may become pawns is not \
-                             supported; {name} stays false"
-                        ))
-                    }
-                    _ => {}
-                }
-            }
-            Kind::Combo { vars } => {
-                let v = value.unwrap_or("");
-                let Some(&var) = vars.iter().find(|x| x.eq_ignore_ascii_case(v.trim())) else {
-                    return Err(match spec.key {
-                        Key::Variant => format!(
-                            "variant '{}' is not supported: Chuhe plays only {VARIANT_NAME}; {name} stays {VARIANT_NAME}",
-                            clip(v)
-                        ),
-                        _ => format!("option '{name}' takes one of {}, not '{}'", vars.join(", "), clip(v)),
-                    });
-                };
-                match spec.key {
-                    Key::Idle => self.idle = var,
-                    Key::Pruning => self.pruning = var,
-                    Key::Knowledge => self.knowledge = var,
-                    Key::Randomness => self.randomness = var,
-                    Key::Style => self.style = var,
-                    _ => {}
-                }
-            }
-            Kind::String => {
-                let v = value.map(str::trim).filter(|v| *v != EMPTY).unwrap_or("");
-                match spec.key {
-                    Key::BookFiles => self.book_files = v.to_string(),
-                    Key::EvalFile => self.eval_file = v.to_string(),
-                    _ => {}
-                }
-            }
-            Kind::Spin { min, max } => {
-                let v = value.ok_or_else(|| format!("option '{name}' needs a number"))?;
-                let n = parse_count(v)
-                    .ok_or_else(|| format!("option '{name}' needs an integer in {min}..{max}, got '{}'", clip(v)))?;
-                let mut n = if spec.zero_is_default && n == 0 { Options::default().value_of(spec.key) } else { n };
-                if n < min || n > max {
-                    let c = n.clamp(min, max);
-                    note = Some(format!("option '{name}' value {n} out of range {min}..{max}; using {c}"));
-                    n = c;
-                }
-                match spec.key {
-                    Key::Hash => self.hash_mb = n,
-                    Key::Threads => self.threads = n,
-                    Key::MultiPv => self.multipv = n,
-                    Key::MoveOverhead => self.move_overhead_ms = n,
-                    Key::SkillLevel => self.skill_level = n,
-                    Key::Elo => self.elo = n,
-                    _ => {}
-                }
-            }
-        }
-        Ok(Applied { key: spec.key, note })
-    }
-
-    /// How much the search holds back: `UCI_Elo` when `UCI_LimitStrength` is on, else
-    /// `Skill Level`, plus UCCI `randomness`.
-    pub fn strength(&self) -> Strength {
-        let base =
-            if self.limit_strength { Strength::elo(self.elo as i32) } else { Strength::skill(self.skill_level as f64) };
-        base.with_randomness(self.randomness)
-    }
-
-    fn value_of(&self, key: Key) -> u64 {
-        match key {
-            Key::Hash => self.hash_mb,
-            Key::Threads => self.threads,
-            Key::MultiPv => self.multipv,
-            Key::MoveOverhead => self.move_overhead_ms,
-            Key::SkillLevel => self.skill_level,
-            Key::Elo => self.elo,
-            _ => 0,
-        }
-    }
-}
-
 /// The search's pruning switches (`chuhe params`) UCCI `pruning` sets, most trusted first:
 /// each grade keeps a prefix on and turns the rest off.
 pub const PRUNING_SWITCHES: [&str; 6] =
@@ -564,8 +326,8 @@ pub fn find<'a>(specs: &'a [Spec], name: &str) -> Option<&'a Spec> {
 mod tests {
     use super::*;
 
-    const HASH0: Spec = Spec::spin(Key::Hash, "hashsize", 0, MAX_HASH_MB).zero_is_default();
-    const MS: Spec = Spec::check(Key::UseMillisec, "usemillisec");
+    pub(super) const HASH0: Spec = Spec::spin(Key::Hash, "hashsize", 0, MAX_HASH_MB).zero_is_default();
+    pub(super) const MS: Spec = Spec::check(Key::UseMillisec, "usemillisec");
 
     #[test]
     fn one_formatter_per_style() {
@@ -579,8 +341,8 @@ mod tests {
         assert_eq!(CLEAR_HASH.advertise(Style::Uci), "option name Clear Hash type button");
     }
 
-    const STYLE: Spec = Spec::combo(Key::Style, "style", STYLES);
-    const BOOKS: Spec = Spec::string(Key::BookFiles, "Book Files");
+    pub(super) const STYLE: Spec = Spec::combo(Key::Style, "style", STYLES);
+    pub(super) const BOOKS: Spec = Spec::string(Key::BookFiles, "Book Files");
 
     #[test]
     fn combos_and_strings_in_every_style() {
@@ -601,42 +363,6 @@ mod tests {
     }
 
     #[test]
-    fn combo_and_string_values() {
-        let mut o = Options::default();
-        o.apply(&STYLE, Some("RISKY")).unwrap();
-        assert_eq!(o.style, "risky");
-        assert_eq!(
-            o.apply(&STYLE, Some("wild")).unwrap_err(),
-            "option 'style' takes one of solid, normal, risky, not 'wild'"
-        );
-        assert_eq!(o.apply(&STYLE, None).unwrap_err(), "option 'style' takes one of solid, normal, risky, not ''");
-        assert_eq!(o.style, "risky");
-        o.apply(&BOOKS, Some("a.obk;b.obk")).unwrap();
-        assert_eq!(o.book_files, "a.obk;b.obk");
-        o.apply(&BOOKS, Some("<empty>")).unwrap();
-        assert_eq!(o.book_files, "");
-        o.apply(&BOOKS, Some("x")).unwrap();
-        o.apply(&BOOKS, None).unwrap();
-        assert_eq!(o.book_files, "");
-        o.apply(&VARIANT, Some("Xiangqi")).unwrap();
-        assert_eq!(
-            o.apply(&VARIANT, Some("chess")).unwrap_err(),
-            "variant 'chess' is not supported: Chuhe plays only xiangqi; UCI_Variant stays xiangqi"
-        );
-        assert_eq!(o.value_text(Key::Variant), "xiangqi");
-    }
-
-    #[test]
-    fn promotion_is_only_false() {
-        let promotion = Spec::check(Key::Promotion, "promotion");
-        let mut o = Options::default();
-        assert!(o.apply(&promotion, Some("false")).is_ok());
-        let e = o.apply(&promotion, Some("true")).unwrap_err();
-        assert!(e.contains("not supported") && e.ends_with("promotion stays false"), "{e}");
-        assert_eq!(o.value_text(Key::Promotion), "false");
-    }
-
-    #[test]
     fn pruning_grades_are_prefixes_of_the_search_switches() {
         let on = |g: &str| pruning_switches(g).iter().filter(|(_, on)| *on).count();
         assert_eq!([on("none"), on("small"), on("medium"), on("large")], [0, 1, 4, 6]);
@@ -652,44 +378,5 @@ mod tests {
     fn which_options_need_an_idle_engine() {
         assert!(Key::Batch.needs_idle() && Key::Pruning.needs_idle() && Key::Hash.needs_idle());
         assert!(!Key::ShowWdl.needs_idle() && !Key::Debug.needs_idle() && !Key::Variant.needs_idle());
-    }
-
-    #[test]
-    fn spin_clamps_and_refuses() {
-        let mut o = Options::default();
-        assert_eq!(o.apply(&HASH, Some("64")).unwrap().note, None);
-        assert_eq!(o.hash_mb, 64);
-        let a = o.apply(&HASH, Some("999999999999")).unwrap();
-        assert!(a.note.unwrap().contains("out of range"));
-        assert_eq!(o.hash_mb, MAX_HASH_MB);
-        assert!(o.apply(&HASH, Some("0")).unwrap().note.is_some());
-        assert_eq!(o.hash_mb, 1);
-        assert_eq!(
-            o.apply(&HASH, Some("big")).unwrap_err().to_string(),
-            "option 'Hash' needs an integer in 1..4096, got 'big'"
-        );
-        assert_eq!(
-            o.apply(&HASH, Some("-5")).unwrap_err().to_string(),
-            "option 'Hash' needs an integer in 1..4096, got '-5'"
-        );
-        assert_eq!(o.apply(&HASH, None).unwrap_err().to_string(), "option 'Hash' needs a number");
-        assert_eq!(o.hash_mb, 1);
-        o.apply(&HASH0, Some("0")).unwrap();
-        assert_eq!(o.hash_mb, DEFAULT_HASH_MB);
-    }
-
-    #[test]
-    fn check_values() {
-        let mut o = Options::default();
-        assert_eq!(o.ucci_time_unit_ms(), 1000);
-        o.apply(&MS, Some("TRUE")).unwrap();
-        assert_eq!(o.ucci_time_unit_ms(), 1);
-        assert_eq!(
-            o.apply(&MS, Some("maybe")).unwrap_err().to_string(),
-            "option 'usemillisec' needs true or false, got 'maybe'"
-        );
-        assert!(o.use_millisec);
-        assert_eq!(find(&[HASH, MS], " HASH ").map(|s| s.key), Some(Key::Hash));
-        assert!(find(&[HASH, MS], "nothing").is_none());
     }
 }
