@@ -14,6 +14,7 @@ pub mod eval;
 pub mod fit;
 pub mod lines;
 pub mod matches;
+pub mod notation;
 pub mod perft;
 pub mod protocol;
 pub mod rules;
