@@ -121,8 +121,13 @@ pub fn iccs_move(text: &str) -> Option<Move> {
 
 /// Reads a legal move of the side to move in whichever notation `text` is written.
 pub fn parse_move(pos: &Position, text: &str) -> Result<Move, NotationError> {
-    let n = Notation::detect(text).ok_or(NotationError::Malformed { text: text.to_string(), notation: None })?;
-    parse_move_as(pos, text, n)
+    let malformed = || NotationError::Malformed { text: text.to_string(), notation: None };
+    let n = Notation::detect(text).ok_or_else(malformed)?;
+    match parse_move_as(pos, text, n) {
+        // Its shape only guessed the notation: say all three are read.
+        Err(NotationError::Malformed { .. }) => Err(malformed()),
+        result => result,
+    }
 }
 
 /// Reads a legal move of the side to move written in `notation`.

@@ -106,8 +106,15 @@ fn errors_say_what_is_wrong_in_one_line() {
     let err = |text: &str| parse_move(&pos, text).unwrap_err().to_string();
     assert_eq!(err("车一进四"), "'车一进四' is not a legal move for Red here");
     assert_eq!(err("h2h8"), "'h2h8' is not a legal move for Red here");
-    assert_eq!(err("C2=5x"), "malformed move 'C2=5x': expected WXF like C2=5, H8+7 or +R-1");
-    assert_eq!(err("炮二走五"), "malformed move '炮二走五': expected Chinese like 炮二平五 or 马８进７");
+    let any = "expected ICCS (h2e2), WXF (C2=5) or Chinese (炮二平五)";
+    assert_eq!(err("C2=5x"), format!("malformed move 'C2=5x': {any}"));
+    assert_eq!(err("炮二走五"), format!("malformed move '炮二走五': {any}"));
+    let as_ = |text, n| parse_move_as(&pos, text, n).unwrap_err().to_string();
+    assert_eq!(as_("C2=5x", Notation::Wxf), "malformed move 'C2=5x': expected WXF like C2=5, H8+7 or +R-1");
+    assert_eq!(
+        as_("炮二走五", Notation::Chinese),
+        "malformed move '炮二走五': expected Chinese like 炮二平五 or 马８进７"
+    );
     assert_eq!(err("  "), "malformed move '  ': expected ICCS (h2e2), WXF (C2=5) or Chinese (炮二平五)");
     assert_eq!(
         parse_move_as(&pos, "C2=5", Notation::Iccs).unwrap_err().to_string(),
