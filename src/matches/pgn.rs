@@ -134,12 +134,12 @@ fn numbered(start: &Position, words: impl Iterator<Item = (String, Option<String
     let mut number = start.fullmove_number().max(1);
     let mut side = start.side_to_move();
     for (i, (word, comment)) in words.enumerate() {
-        match side {
-            Color::Red => tokens.push(format!("{number}.")),
-            Color::Black if i == 0 => tokens.push(format!("{number}. ...")),
-            Color::Black => {}
-        }
-        tokens.push(word);
+        // A move number stays on the line of its move.
+        tokens.push(match side {
+            Color::Red => format!("{number}. {word}"),
+            Color::Black if i == 0 => format!("{number}. ... {word}"),
+            Color::Black => word,
+        });
         tokens.extend(comment);
         if side == Color::Black {
             number += 1;
@@ -149,12 +149,14 @@ fn numbered(start: &Position, words: impl Iterator<Item = (String, Option<String
     tokens
 }
 
-/// Tokens joined by spaces in lines of at most 79 columns (a longer token gets a line alone).
+/// Tokens joined by spaces in lines of at most 79 columns, a Chinese character taking two
+/// (a longer token gets a line alone).
 fn wrap(tokens: &[String]) -> String {
+    let width = |t: &str| t.chars().map(|c| if c.is_ascii() { 1 } else { 2 }).sum::<usize>();
     let mut s = String::new();
     let mut line = String::new();
     for t in tokens {
-        if !line.is_empty() && line.chars().count() + 1 + t.chars().count() > 79 {
+        if !line.is_empty() && width(&line) + 1 + width(t) > 79 {
             s.push_str(&line);
             s.push('\n');
             line.clear();
