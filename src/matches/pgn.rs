@@ -1,6 +1,7 @@
 //! Games as PGN in the Chinese-chess convention: `[Game "Chinese Chess"]`, `[Red]`/`[Black]`,
 //! `[SetUp "1"]` and `[FEN]` for non-standard starts, `[Format "ICCS"]` with moves written
-//! `H2-E2`, cutechess-cli's `[TimeControl]` and per-move comments (`{+0.35/12 1.2s}`).
+//! `H2-E2`, cutechess-cli's `[TimeControl]` and per-move comments (`{+0.35/12 1.2s}`). Read
+//! back in any notation (`[Format "WXF"|"Chinese"]`, or detected), from UTF-8 or GBK bytes.
 
 use super::engine::{seconds, Eval, Limit};
 use super::game::{GameRecord, Thinking};
