@@ -3,7 +3,8 @@
 //! Layers, each using only those before it: [`board`] (position, moves, legal generation),
 //! [`rules`] (game record and verdicts), [`eval`], [`search`]; the tools in [`cli`] on top, with
 //! [`datagen`] (self-play training data and its file format) and [`tune`] (fits the evaluation to it);
-//! [`book`] holds the opening books the protocol loop consults before searching.
+//! [`book`] holds the opening books the protocol loop consults before searching; [`notation`]
+//! reads and writes moves as players write them (ICCS, WXF, Chinese) for the tools.
 
 pub mod board;
 pub mod book;
@@ -14,6 +15,7 @@ pub mod eval;
 pub mod fit;
 pub mod lines;
 pub mod matches;
+pub mod notation;
 pub mod perft;
 pub mod protocol;
 pub mod rules;

@@ -267,10 +267,14 @@ fn pgn_from_stdin_and_the_shipped_samples() {
 #[test]
 fn bad_pgn_is_one_line_naming_the_game_and_its_line() {
     for (text, says) in [
-        ("[Red \"A\"]\n1. H2-E2 *\n\n[Red \"B\"]\n\n1. H2-E2 H9-X7 *\n", "game 2 (line 4): malformed move 'H9-X7'"),
+        (
+            "[Red \"A\"]\n1. H2-E2 *\n\n[Red \"B\"]\n\n1. H2-E2 H9-X7 *\n",
+            "game 2 (line 4): move 2: malformed move 'H9-X7'",
+        ),
         ("[Red \"A\"]\n[FEN \"rnbakabnr/9 w\"]\n*\n", "game 1 (line 1): [FEN]: "),
         ("[SetUp \"1\"]\n1. H2-E2 *\n", "[SetUp \"1\"] without a [FEN] tag"),
-        ("[Format \"WXF\"]\n1. C2.5 *\n", "only ICCS is read"),
+        ("[Format \"WXF\"]\n1. h2e2 *\n", "move 1: malformed move 'h2e2': expected WXF like C2=5"),
+        ("[Format \"Chinese\"]\n1. 炮二平五 车１进４ *\n", "move 2: '车１进４' is not a legal move for Black here"),
         ("[Red \"A\"]\n", ""),
     ] {
         let f = temp_file("bad.pgn", text);

@@ -5,7 +5,8 @@ use super::args::{take_list, Args};
 use crate::board::Position;
 use crate::book::build::{build, GameLine, Limits};
 use crate::book::{eleeye, native, total_weight, Book, Format};
-use crate::matches::pgn::{parse_move, read_games};
+use crate::matches::pgn::{decode, read_games};
+use crate::notation::parse_moves;
 
 /// One line for `chuhe --help`.
 pub(super) const ABOUT: &str = "make an opening book from PGN games; list a position's book moves";
@@ -18,7 +19,8 @@ usage:
   chuhe book probe --book FILE [--fen FEN] [--moves \"M1 M2 ...\"]
 
 build (--name VALUE or --name=VALUE; --pgn takes the words up to the next flag):
-  --pgn FILE...     PGN games with ICCS moves (chuhe match's -pgnout, or another tool's)
+  --pgn FILE...     PGN games (chuhe match's -pgnout, or another tool's): moves in ICCS, WXF
+                    or Chinese notation ([Format] tag, else detected), UTF-8 or GBK
   --out FILE        the book to write (replaced if it exists)
   --depth PLIES     plies from each game's start that go into the book (default 20)
   --min-games N     keep positions reached in at least N games (default 2)
@@ -32,7 +34,8 @@ build (--name VALUE or --name=VALUE; --pgn takes the words up to the next flag):
 probe:
   --book FILE       a book in either format (detected from the file)
   --fen FEN         the position (default: the start position)
-  --moves \"...\"     moves played from it first (ICCS, h2e2 or H2-E2)
+  --moves \"...\"     moves played from it first, in ICCS (h2e2, H2-E2), WXF (C2=5) or
+                    Chinese (炮二平五)
 
   Lists the book's legal moves for the position, heaviest first: move, weight, share. A
   position that is not in the book is looked up as its left-right mirror.
@@ -73,7 +76,7 @@ fn run_build(args: &[String]) -> Result<(), String> {
     let mut games = Vec::new();
     for f in &files {
         let bytes = std::fs::read(f).map_err(|e| format!("cannot read '{f}': {e}"))?;
-        let pgn = read_games(&String::from_utf8_lossy(&bytes));
+        let pgn = read_games(&decode(&bytes));
         if pgn.is_empty() {
             return Err(format!("{f}: no PGN games"));
         }
@@ -115,10 +118,10 @@ fn run_probe(args: &[String]) -> Result<(), String> {
     let a = Args::parse(args, &["book", "fen", "moves"], &[])?;
     let path = a.value("book").ok_or("--book FILE is required")?;
     let mut pos: Position = a.position()?;
-    for (i, text) in a.value("moves").unwrap_or("").split_whitespace().enumerate() {
-        let m = parse_move(text)?;
+    let texts = a.value("moves").unwrap_or("").split_whitespace();
+    for (i, m) in parse_moves(&pos, texts, None)?.into_iter().enumerate() {
         if !pos.is_legal(m) {
-            return Err(format!("move {} '{text}' is not legal in {}", i + 1, pos.to_fen()));
+            return Err(format!("move {}: '{m}' is not legal in {}", i + 1, pos.to_fen()));
         }
         pos.make_move(m);
     }

@@ -5,7 +5,8 @@
 use super::Args;
 use crate::board::{Move, Position};
 use crate::lines::content_lines;
-use crate::matches::pgn::{parse_move, read_games, PgnGame};
+use crate::matches::pgn::{decode, read_games, PgnGame};
+use crate::notation;
 use crate::rules::{json_string, Game, GameResult, Verdict};
 
 /// One line for `chuhe --help`.
@@ -19,12 +20,13 @@ usage:
 
 options (--name VALUE or --name=VALUE):
   --fen FEN       the position the moves start from (default: the start position)
-  --moves \"...\"   the moves in ICCS, h2e2 or H2-E2 (PGN move numbers and comments are
-                  skipped); default: none
+  --moves \"...\"   the moves, each in ICCS (h2e2, H2-E2), WXF (C2=5, H8+7) or Chinese
+                  (炮二平五, 马８进７); PGN move numbers and comments are skipped; default: none
   --file FILE     the games of FILE ('-': stdin), either one per line, 'startpos moves ...'
-                  or 'fen FEN moves ...' ('#' comments), or Chinese-chess PGN with ICCS moves
-                  (tags, [FEN], move numbers, {comments}; a file whose first line is a [tag]
-                  or a move number), one game or many
+                  or 'fen FEN moves ...' ('#' comments), or Chinese-chess PGN (tags, [FEN],
+                  move numbers, {comments}; a file whose first line is a [tag] or a move
+                  number), one game or many; moves in ICCS, WXF or Chinese ([Format] tag,
+                  else detected); UTF-8 or GBK
   --json          one JSON object per game: rule, losing side, every cycle move's class
 
 Plays each game until the rules end it (checkmate, stalemate, Asian-rules repetition with
@@ -55,9 +57,10 @@ struct PgnLabel {
     termination: Option<String>,
 }
 
-/// Moves of `--moves` or a record line: ICCS words, with or without hyphens.
-fn parse_moves<'a>(tokens: impl Iterator<Item = &'a str>) -> Result<Vec<Move>, String> {
-    tokens.map(parse_move).collect()
+/// Moves of `--moves` or a record line from `start`, each in ICCS (with or without hyphens),
+/// WXF or Chinese; an illegal ICCS move is kept for the rules to judge.
+fn parse_moves<'a>(start: &Position, tokens: impl Iterator<Item = &'a str>) -> Result<Vec<Move>, String> {
+    notation::parse_moves(start, tokens, None)
 }
 
 /// Parses one line in the protocol's form: `[position] startpos|fen <FEN> [moves m1 m2 ...]`.
@@ -75,7 +78,7 @@ fn parse_line(line: &str) -> Result<Record, String> {
         Some(&"fen") => return Err("'fen' needs a FEN".to_string()),
         _ => return Err("expected 'startpos' or 'fen <FEN>' (or a PGN file)".to_string()),
     };
-    let moves = parse_moves(tail.iter().skip(1).copied())?;
+    let moves = parse_moves(&start, tail.iter().skip(1).copied())?;
     Ok(Record { start, moves, pgn: None })
 }
 
@@ -196,14 +199,14 @@ pub fn run(args: &[String]) -> Result<(), String> {
                 std::fs::read(path).map_err(|e| format!("cannot read '{path}': {e}"))?
             };
             let name = if path == "-" { "stdin" } else { path };
-            parse_file(name, &String::from_utf8_lossy(&bytes))?
+            parse_file(name, &decode(&bytes))?
         }
         None => {
             let start = a.position()?;
             let moves = a.value("moves").map(read_games).unwrap_or_default();
             let moves = match moves.as_slice() {
                 [] => Vec::new(),
-                [g] => parse_moves(g.moves.iter().map(String::as_str))?,
+                [g] => parse_moves(&start, g.moves.iter().map(String::as_str))?,
                 _ => return Err("--moves holds more than one game (a result in the middle)".to_string()),
             };
             vec![Record { start, moves, pgn: None }]
@@ -256,11 +259,15 @@ mod tests {
         let err = |text: &str| parse_file("g.pgn", text).err().unwrap_or_default();
         assert_eq!(
             err("[Red \"A\"]\n1. H2-E2 *\n\n[Red \"B\"]\n1. H2-X2 *\n"),
-            "g.pgn game 2 (line 4): malformed move 'H2-X2': expected ICCS like h2e2 or H2-E2"
+            "g.pgn game 2 (line 4): move 1: malformed move 'H2-X2': expected ICCS (h2e2), WXF (C2=5) or Chinese (炮二平五)"
         );
         assert!(err("[SetUp \"1\"]\n1. H2-E2 *\n").ends_with("[SetUp \"1\"] without a [FEN] tag"));
         assert!(err("[FEN \"9/9 w\"]\n*\n").starts_with("g.pgn game 1 (line 1): [FEN]: "));
-        assert!(err("[Format \"WXF\"]\n1. C2.5 *\n").ends_with("(the game's [Format] is 'WXF'; only ICCS is read)"));
+        assert!(err("[Format \"WXF\"]\n1. h2e2 *\n")
+            .ends_with("move 1: malformed move 'h2e2': expected WXF like C2=5, H8+7 or +R-1"));
+        assert!(err("[Format \"XQF\"]\n1. C2+5 *\n")
+            .ends_with("not a legal move for Red here (the game's [Format] is 'XQF')"));
+        assert_eq!(err("[Format \"WXF\"]\n1. C2.5 *\n"), "");
         assert_eq!(err("[Red \"A\"]\n"), "");
         assert!(err("# only a comment\n").starts_with("g.pgn: no games"));
     }

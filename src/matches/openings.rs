@@ -3,6 +3,7 @@
 
 use crate::board::{Move, Position};
 use crate::lines::content_lines;
+use crate::notation::{self, NotationError};
 use crate::rules::Game;
 
 /// The standard start position in FEN.
@@ -22,7 +23,8 @@ pub struct Opening {
 
 impl Opening {
     /// Parses one opening line: `startpos [moves ...]`, `fen <FEN> [moves ...]` or a bare FEN
-    /// optionally followed by `moves ...`. The moves must be legal and leave the game unfinished.
+    /// optionally followed by `moves ...`, each in ICCS, WXF or Chinese notation. The moves must
+    /// be legal and leave the game unfinished.
     pub fn parse(line: &str) -> Result<Opening, String> {
         let line = line.trim();
         let line = line.strip_prefix("position ").unwrap_or(line).trim();
@@ -41,7 +43,11 @@ impl Opening {
         let mut game = Game::new(start.clone());
         let mut moves = Vec::new();
         for text in tail.split_whitespace() {
-            let m = Move::parse(text).map_err(|e| e.to_string())?;
+            let m = match notation::parse_move(game.position(), text) {
+                Ok(m) => m,
+                Err(NotationError::NotLegal { .. }) => return Err(format!("illegal opening move '{text}'")),
+                Err(e) => return Err(e.to_string()),
+            };
             game.play(m).map_err(|_| format!("illegal opening move '{text}'"))?;
             moves.push(m);
         }
@@ -79,8 +85,8 @@ pub fn parse_openings(text: &str) -> Result<Vec<Opening>, String> {
 pub fn load_openings(path: Option<&str>) -> Result<Vec<Opening>, String> {
     match path {
         Some(path) => {
-            let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read openings '{path}': {e}"))?;
-            parse_openings(&text).map_err(|e| format!("{path}: {e}"))
+            let bytes = std::fs::read(path).map_err(|e| format!("cannot read openings '{path}': {e}"))?;
+            parse_openings(&super::pgn::decode(&bytes)).map_err(|e| format!("{path}: {e}"))
         }
         None => Ok(default_openings()),
     }
@@ -194,6 +200,13 @@ mod tests {
         assert!(!ops[2].standard);
         assert_eq!(ops[2].moves[0].to_string(), "f0f1");
         assert!(parse_openings("startpos moves h2h8").unwrap_err().starts_with("line 1:"));
+        let chinese = parse_openings("startpos moves 炮二平五 马８进７\nstartpos moves C2=5 H8+7").unwrap();
+        assert_eq!(chinese[0].moves, ops[1].moves);
+        assert_eq!(chinese[1].moves, ops[1].moves);
+        assert_eq!(
+            parse_openings("startpos moves 炮二平六 炮8平5 车一进四").unwrap_err(),
+            "line 1: illegal opening move '车一进四'"
+        );
         assert_eq!(parse_openings("not a fen").unwrap_err().to_string(), "line 1: invalid FEN: 1 ranks, expected 10");
         assert_eq!(parse_openings("# nothing\n").unwrap_err().to_string(), "no openings found");
     }

@@ -1,10 +1,12 @@
 //! Games as PGN in the Chinese-chess convention: `[Game "Chinese Chess"]`, `[Red]`/`[Black]`,
 //! `[SetUp "1"]` and `[FEN]` for non-standard starts, `[Format "ICCS"]` with moves written
-//! `H2-E2`, cutechess-cli's `[TimeControl]` and per-move comments (`{+0.35/12 1.2s}`).
+//! `H2-E2`, cutechess-cli's `[TimeControl]` and per-move comments (`{+0.35/12 1.2s}`). Read
+//! back in any notation (`[Format "WXF"|"Chinese"]`, or detected), from UTF-8 or GBK bytes.
 
 use super::engine::{seconds, Eval, Limit};
 use super::game::{GameRecord, Thinking};
 use crate::board::{Color, Move, Position};
+use crate::notation::{self, Notation};
 use crate::rules::GameResult;
 use std::fmt::Write;
 
@@ -113,30 +115,49 @@ pub fn write_game(h: &PgnHeader, g: &GameRecord) -> String {
     tag(&mut s, "PlyCount", &g.moves.len().to_string());
     tag(&mut s, "Termination", g.termination.pgn());
     s.push('\n');
+    let words = g.moves.iter().enumerate().map(|(i, &m)| {
+        let comment = g.thinking.get(i).copied().flatten().as_ref().and_then(move_comment);
+        (iccs(m), comment)
+    });
+    let mut tokens = numbered(&g.start, words);
+    // The reason may quote an engine's text; a brace in it would end the comment early.
+    tokens.push(format!("{{{}}}", g.reason.replace('{', "(").replace('}', ")")));
+    tokens.push(g.result.to_string());
+    s.push_str(&wrap(&tokens));
+    s.push_str("\n\n");
+    s
+}
+
+/// Move words (each with an optional comment after it) from `start`, with PGN's move numbers:
+/// `1.` before Red's moves, `N. ...` before a first move by Black.
+fn numbered(start: &Position, words: impl Iterator<Item = (String, Option<String>)>) -> Vec<String> {
     let mut tokens = Vec::new();
-    let mut number = g.start.fullmove_number().max(1);
-    let mut side = g.start.side_to_move();
-    for (i, &m) in g.moves.iter().enumerate() {
-        match side {
-            Color::Red => tokens.push(format!("{number}.")),
-            Color::Black if i == 0 => tokens.push(format!("{number}. ...")),
-            Color::Black => {}
-        }
-        tokens.push(iccs(m));
-        if let Some(c) = g.thinking.get(i).copied().flatten().as_ref().and_then(move_comment) {
-            tokens.push(c);
-        }
+    let mut number = start.fullmove_number().max(1);
+    let mut side = start.side_to_move();
+    for (i, (word, comment)) in words.enumerate() {
+        // A move number stays on the line of its move.
+        tokens.push(match side {
+            Color::Red => format!("{number}. {word}"),
+            Color::Black if i == 0 => format!("{number}. ... {word}"),
+            Color::Black => word,
+        });
+        tokens.extend(comment);
         if side == Color::Black {
             number += 1;
         }
         side = side.opp();
     }
-    // The reason may quote an engine's text; a brace in it would end the comment early.
-    tokens.push(format!("{{{}}}", g.reason.replace('{', "(").replace('}', ")")));
-    tokens.push(g.result.to_string());
+    tokens
+}
+
+/// Tokens joined by spaces in lines of at most 79 columns, a Chinese character taking two
+/// (a longer token gets a line alone).
+fn wrap(tokens: &[String]) -> String {
+    let width = |t: &str| t.chars().map(|c| if c.is_ascii() { 1 } else { 2 }).sum::<usize>();
+    let mut s = String::new();
     let mut line = String::new();
     for t in tokens {
-        if !line.is_empty() && line.len() + 1 + t.len() > 79 {
+        if !line.is_empty() && width(&line) + 1 + width(t) > 79 {
             s.push_str(&line);
             s.push('\n');
             line.clear();
@@ -144,25 +165,31 @@ pub fn write_game(h: &PgnHeader, g: &GameRecord) -> String {
         if !line.is_empty() {
             line.push(' ');
         }
-        line.push_str(&t);
+        line.push_str(t);
     }
     s.push_str(&line);
-    s.push_str("\n\n");
     s
 }
 
-/// A move in ICCS with or without the hyphen, in either case: `h2e2`, `H2-E2`, `h2-e2`.
-pub fn parse_move(text: &str) -> Result<Move, String> {
-    let b = text.as_bytes();
-    let plain = if b.len() == 5 && b[2] == b'-' && text.is_ascii() {
-        format!("{}{}", &text[..2], &text[3..])
-    } else {
-        text.to_string()
+/// A game's moves as PGN move text in `notation` (move numbers, lines of at most 79
+/// columns, no result): what a tool writing a game back in its own notation prints. Moves
+/// from the first one that is not legal on are written in ICCS.
+pub fn move_text(start: &Position, moves: &[Move], notation: Notation) -> String {
+    let words = notation::format_moves(start, moves, notation).into_iter().map(|w| (w, None));
+    wrap(&numbered(start, words))
+}
+
+/// PGN file bytes as text: UTF-8 when they are valid UTF-8, else GBK (GB18030), the encoding
+/// of many xqbase-era Chinese game files. A byte-order mark is dropped.
+pub fn decode(bytes: &[u8]) -> String {
+    let text = match std::str::from_utf8(bytes) {
+        Ok(text) => text.to_string(),
+        Err(_) => encoding_rs::GBK.decode_without_bom_handling(bytes).0.into_owned(),
     };
-    Move::parse(&plain).map_err(|_| {
-        let shown: String = text.chars().take(16).collect();
-        format!("malformed move '{shown}': expected ICCS like h2e2 or H2-E2")
-    })
+    match text.strip_prefix('\u{feff}') {
+        Some(rest) => rest.to_string(),
+        None => text,
+    }
 }
 
 /// A game read back from PGN text (this runner's or another xiangqi tool's).
@@ -188,22 +215,33 @@ impl PgnGame {
         self.tags.iter().find(|(n, _)| n.eq_ignore_ascii_case(name)).map(|(_, v)| v.as_str())
     }
 
-    /// The game's start (`[FEN]`, else the start position) and its moves parsed as ICCS
-    /// (legality not checked): what `chuhe judge` and `chuhe book build` replay.
+    /// The notation its `[Format]` tag names (ICCS, WXF, Chinese), if it names one.
+    pub fn format(&self) -> Option<Notation> {
+        self.tag("Format").and_then(Notation::from_name)
+    }
+
+    /// The notation its moves are written in: the `[Format]` tag's, else the first move's
+    /// (ICCS for a game without moves). Tools writing moves back use it.
+    pub fn notation(&self) -> Notation {
+        self.format().or_else(|| self.moves.first().and_then(|m| Notation::detect(m))).unwrap_or(Notation::Iccs)
+    }
+
+    /// The game's start (`[FEN]`, else the start position) and its moves, read in the notation
+    /// of its `[Format]` tag or, without one (or an unknown one), each in the notation it is
+    /// written in: what `chuhe judge` and `chuhe book build` replay. An ICCS move that is not
+    /// legal is kept (the judge rules on it) and ends the replay: the moves after it must be ICCS.
     pub fn start_and_moves(&self) -> Result<(Position, Vec<Move>), String> {
         let start = match (self.tag("FEN"), self.tag("SetUp")) {
             (Some(fen), _) => Position::from_fen(fen).map_err(|e| format!("[FEN]: {e}"))?,
             (None, Some("1")) => return Err("[SetUp \"1\"] without a [FEN] tag".to_string()),
             (None, _) => Position::startpos(),
         };
-        let moves = self.moves.iter().map(|m| parse_move(m)).collect::<Result<Vec<_>, _>>().map_err(|e| match self
-            .tag("Format")
-        {
-            Some(f) if !f.eq_ignore_ascii_case("ICCS") => {
-                format!("{e} (the game's [Format] is '{f}'; only ICCS is read)")
-            }
-            _ => e,
-        })?;
+        let moves = notation::parse_moves(&start, self.moves.iter().map(String::as_str), self.format()).map_err(
+            |e| match self.tag("Format") {
+                Some(f) if self.format().is_none() => format!("{e} (the game's [Format] is '{f}')"),
+                _ => e,
+            },
+        )?;
         Ok((start, moves))
     }
 }
@@ -485,18 +523,6 @@ mod tests {
         assert_eq!((games[1].moves.clone(), games[1].result, games[1].line), (vec!["C3-C4".to_string()], None, 8));
         assert_eq!(read_games("1. H2-E2 H9-G7 1/2-1/2")[0].result, Some(GameResult::Draw));
         assert!(read_games("\n  \n{only a comment}\n").is_empty());
-    }
-
-    #[test]
-    fn moves_with_or_without_the_hyphen() {
-        let m = Move::parse("h2e2").unwrap();
-        for text in ["h2e2", "H2E2", "H2-E2", "h2-e2"] {
-            assert_eq!(parse_move(text), Ok(m), "{text}");
-        }
-        for bad in ["H2--E2", "H2-E", "H2_E2", "炮二平五", "C2.5", "h2-h2", "-h2e2"] {
-            let err = parse_move(bad).unwrap_err();
-            assert!(err.starts_with("malformed move '") && err.ends_with("expected ICCS like h2e2 or H2-E2"), "{err}");
-        }
     }
 
     #[test]
