@@ -5,6 +5,7 @@
 //! [`datagen`] (self-play training data and its file format) and [`tune`] (fits the evaluation to it);
 //! [`book`] holds the opening books the protocol loop consults before searching.
 
+pub mod analysis;
 pub mod board;
 pub mod book;
 pub mod bytes;
@@ -15,6 +16,7 @@ pub mod fit;
 pub mod lines;
 pub mod matches;
 pub mod perft;
+pub mod picture;
 pub mod protocol;
 pub mod rules;
 pub mod search;
