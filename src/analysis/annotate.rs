@@ -41,12 +41,12 @@ fn line_tokens(a: &Annotated, mut pos: Position, line: &[Move], first: Option<St
     let mut tokens = Vec::new();
     let mut number = pos.fullmove_number().max(1);
     for (j, &m) in line.iter().enumerate() {
-        match pos.side_to_move() {
-            Color::Red => tokens.push(format!("{number}.")),
-            Color::Black if j == 0 => tokens.push(format!("{number}...")),
-            Color::Black => {}
-        }
-        tokens.push((a.write_move)(&pos, m));
+        let prefix = match pos.side_to_move() {
+            Color::Red => format!("{number}. "),
+            Color::Black if j == 0 => format!("{number}... "),
+            Color::Black => String::new(),
+        };
+        tokens.push(prefix + &(a.write_move)(&pos, m));
         if j == 0 {
             tokens.extend(first.clone());
         }
@@ -86,19 +86,19 @@ pub fn write(a: &Annotated) -> String {
         let _ = writeln!(s, "[{k} \"{}\"]", v.replace('\\', "\\\\").replace('"', "\\\""));
     }
     s.push('\n');
-    let mut tokens = vec![summary(a)];
+    let mut tokens: Vec<String> = summary(a).split(' ').map(String::from).collect();
     let mut pos = a.start.clone();
     let mut needs_number = true;
     for (i, &m) in a.moves.iter().enumerate() {
         let number = pos.fullmove_number().max(1);
-        match pos.side_to_move() {
-            Color::Red => tokens.push(format!("{number}.")),
-            Color::Black if needs_number => tokens.push(format!("{number}...")),
-            Color::Black => {}
-        }
+        let prefix = match pos.side_to_move() {
+            Color::Red => format!("{number}. "),
+            Color::Black if needs_number => format!("{number}... "),
+            Color::Black => String::new(),
+        };
         let report = &a.analysis.moves[i];
         let after = &a.analysis.positions[i + 1];
-        tokens.push((a.write_move)(&pos, m) + report.mark.map_or("", |k| k.glyph()));
+        tokens.push(prefix + &(a.write_move)(&pos, m) + report.mark.map_or("", |k| k.glyph()));
         tokens.push(comment(after.score, after.depth));
         needs_number = false;
         if a.analysis.best_differs(i) {

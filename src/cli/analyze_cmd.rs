@@ -184,7 +184,7 @@ fn print_table(start: &Position, moves: &[Move], a: &Analysis, notation: Notatio
                 words.push(write_move(&p, lm, notation));
                 p.make_move(lm);
             }
-            line += &format!("  best {} {}: {}", words[0], here.score.text(), words.join(" "));
+            line += &format!("  best {}: {}", here.score.text(), words.join(" "));
         }
         out += line.trim_end();
         out.push('\n');

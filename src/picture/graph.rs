@@ -20,7 +20,7 @@ pub struct EvalGraph<'a> {
 const WIDTH: f64 = 720.0;
 const HEIGHT: f64 = 300.0;
 /// The plot's edges.
-const LEFT: f64 = 62.0;
+const LEFT: f64 = 74.0;
 const RIGHT: f64 = WIDTH - 16.0;
 const TOP: f64 = 46.0;
 const BOTTOM: f64 = HEIGHT - 36.0;
@@ -52,10 +52,10 @@ impl EvalGraph<'_> {
         s.add(El::new("rect").num("width", WIDTH).num("height", HEIGHT).at("fill", "#ffffff"));
         let text = |x: f64, y: f64, anchor: &str, size: f64| {
             let t = El::new("text").num("x", x).num("y", y).at("text-anchor", anchor);
-            t.num("font-size", size).at("font-family", LATIN_FONTS).at("fill", TEXT)
+            t.num("font-size", size).at("font-family", LATIN_FONTS)
         };
-        s.add_text(text(LEFT, 20.0, "start", 15.0).at("font-weight", "bold"), self.title);
-        s.add_text(text(LEFT, 37.0, "start", 11.0), "Red's expected score after each move (engine's view)");
+        s.add_text(text(LEFT, 20.0, "start", 15.0).at("font-weight", "bold").at("fill", TEXT), self.title);
+        s.add_text(text(LEFT, 37.0, "start", 11.0).at("fill", TEXT), "Red's expected score after each move (engine's view)");
         let plot = El::new("rect").num("x", LEFT).num("y", TOP).num("width", RIGHT - LEFT);
         s.add(plot.num("height", BOTTOM - TOP).at("fill", BLACK_AREA));
         let mut curve: Vec<(f64, f64)> = self.red_chance.iter().enumerate().map(|(i, &p)| self.at(i, p)).collect();
@@ -72,31 +72,31 @@ impl EvalGraph<'_> {
         let line = El::new("polyline").at("points", &points(&curve)).at("fill", "none").at("stroke", CURVE);
         s.add(line.num("stroke-width", 2.0).at("stroke-linejoin", "round"));
         for (y, label) in [(TOP, "Red 100%"), (mid, "50%"), (BOTTOM, "Black 100%")] {
-            s.add_text(text(LEFT - 6.0, y + 4.0, "end", 10.0), label);
+            s.add_text(text(LEFT - 6.0, y + 4.0, "end", 10.0).at("fill", TEXT), label);
         }
         self.x_axis(&mut s, &text);
         self.dots(&mut s, &text);
         s.finish()
     }
 
-    /// Move numbers under the plot, about ten of them.
+    /// Move numbers under the plot at Red's moves, about ten of them.
     fn x_axis(&self, s: &mut Svg, text: &dyn Fn(f64, f64, &str, f64) -> El) {
         let plies = self.red_chance.len().saturating_sub(1);
         let (first, black_first) = self.first_move;
         let moves = (plies + usize::from(black_first)).div_ceil(2).max(1);
-        let step = [1, 2, 5, 10, 20, 25, 50, 100].into_iter().find(|s| moves / s <= 10).unwrap_or(200);
-        for k in (0..=moves).step_by(step) {
-            // The ply that starts move `first + k` (Red's move).
-            let Some(ply) = (2 * k).checked_sub(usize::from(black_first)) else { continue };
-            if ply > plies.max(1) {
-                break;
+        let step = [1, 2, 5, 10, 20, 25, 50, 100].into_iter().find(|s| moves / s < 12).unwrap_or(200);
+        // Ply `p` (1 = the first move) is Red's when its parity says so.
+        for p in (1..=plies).filter(|p| (p % 2 == 1) != black_first) {
+            let number = first as usize + (p - 1 + usize::from(black_first)) / 2;
+            if number % step != 0 && step > 1 {
+                continue;
             }
-            let (x, _) = self.at(ply, 0.0);
+            let (x, _) = self.at(p, 0.0);
             let tick = El::new("line").num("x1", x).num("y1", BOTTOM).num("x2", x).num("y2", BOTTOM + 4.0);
             s.add(tick.at("stroke", TEXT).num("stroke-width", 1.0));
-            s.add_text(text(x, BOTTOM + 16.0, "middle", 10.0), &(first as usize + k).to_string());
+            s.add_text(text(x, BOTTOM + 16.0, "middle", 10.0).at("fill", TEXT), &number.to_string());
         }
-        s.add_text(text(RIGHT, HEIGHT - 6.0, "end", 10.0), "move");
+        s.add_text(text(RIGHT, HEIGHT - 6.0, "end", 10.0).at("fill", TEXT), "move");
     }
 
     /// A dot per marked move, coloured by its mark, with the mark beside it.
@@ -115,7 +115,7 @@ impl EvalGraph<'_> {
             let label = format!("{mark} {name}");
             x -= 8.0 + 6.5 * label.len() as f64;
             s.add(El::new("circle").num("cx", x - 7.0).num("cy", 33.0).num("r", 4.0).at("fill", mark_color(mark)));
-            s.add_text(text(x, 37.0, "start", 11.0), &label);
+            s.add_text(text(x, 37.0, "start", 11.0).at("fill", TEXT), &label);
         }
     }
 }
