@@ -62,13 +62,16 @@ fn line_tokens(a: &Annotated, mut pos: Position, line: &[Move], first: Option<St
 fn summary(a: &Annotated) -> String {
     use super::Mark::*;
     let side = |c: Color| {
-        let n = |m| a.analysis.count(c, m);
+        let n = |m, word: &str| {
+            let k = a.analysis.count(c, m);
+            format!("{k} {word}{}", if k == 1 { "" } else { "s" })
+        };
         format!(
-            "{} {} inaccuracies, {} mistakes, {} blunders, average loss {:.1}%",
+            "{} {}, {}, {}, average loss {:.1}%",
             c.name(),
-            n(Inaccuracy),
-            n(Mistake),
-            n(Blunder),
+            n(Inaccuracy, "inaccuracy").replace("inaccuracys", "inaccuracies"),
+            n(Mistake, "mistake"),
+            n(Blunder, "blunder"),
             a.analysis.average_loss(c)
         )
     };
@@ -178,10 +181,11 @@ mod tests {
         let text = write(&a);
         assert!(text.starts_with("[Red \"A\"]\n[Annotator \"Chuhe test\"]\n[Format \"ICCS\"]\n\n"), "{text}");
         assert!(
-            text.contains("1. H2-E2 {+0.25/3} 1... H9-G7?? {-3.00/3} (1... B9-C7 {+0.25/3} 2. B0-C2) 2. H0-G2 {-2.90/3} *"),
+            text.replace('\n', " ")
+                .contains("1. H2-E2 {+0.25/3} H9-G7?? {-3.00/3} (1... B9-C7 {+0.25/3} 2. B0-C2) 2. H0-G2 {-2.90/3} *"),
             "{text}"
         );
-        assert!(text.contains("Black 0 inaccuracies, 0 mistakes, 1 blunders"));
+        assert!(text.contains("Red 0 inaccuracies, 0 mistakes, 0 blunders") && text.contains("Black 0 inaccuracies, 0 mistakes, 1 blunder,"));
         let back = read_games(&text);
         assert_eq!(back[0].moves, ["H2-E2", "H9-G7", "H0-G2"]);
     }

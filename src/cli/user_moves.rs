@@ -43,7 +43,7 @@ mod tests {
         let pos = Position::startpos();
         let m = read_move(&pos, "H2-E2").unwrap();
         assert_eq!(write_move(&pos, m, "ICCS"), "H2-E2");
-        assert!(read_move(&pos, "h2h9").unwrap_err().starts_with("illegal move 'h2h9' in rnbakabnr/"));
+        assert!(read_move(&pos, "h2h8").unwrap_err().starts_with("illegal move 'h2h8' in rnbakabnr/"));
         assert!(read_move(&pos, "x").unwrap_err().starts_with("malformed move 'x'"));
     }
 }
