@@ -81,6 +81,8 @@ fn every_tool_ends_quietly_when_its_reader_goes_away() {
         "perft --epd perft/suite.epd --depth-limit 2".into(),
         "perft-diff --engine chuhe --depth 2".replace("chuhe", CHUHE),
         "stats samples/games.pgn".into(),
+        "analyze samples/games.pgn --depth 2".into(),
+        format!("diagram --moves h2e2 --out {}", temp("board.svg").display()),
         format!("book probe --book {b}"),
         format!("book build --pgn samples/games.pgn --out {b} --min-games 1"),
         "bench --depth 2".into(),
@@ -94,7 +96,7 @@ fn every_tool_ends_quietly_when_its_reader_goes_away() {
     .collect();
     cases.push(vec!["judge".into(), "--moves".into(), "h0g2 h9g7 g2h0 g7h9 h0g2 h9g7 g2h0 g7h9".into()]);
     for tool in
-        ["perft", "perft-diff", "bench", "match", "stats", "judge", "datagen", "tune", "train", "book", "params"]
+        ["perft", "perft-diff", "bench", "match", "stats", "judge", "datagen", "tune", "train", "book", "diagram", "analyze", "params"]
     {
         cases.push(vec![tool.into(), "--help".into()]);
     }

@@ -42,9 +42,9 @@ net). With --depth or --nodes and one thread the output is the same on every run
 bar on stderr shows when stderr is a terminal.
 
 examples:
-  chuhe analyze samples/games.pgn --depth 8
-  chuhe analyze samples/games.pgn --game 2 --movetime 500 --out /tmp/annotated.pgn
-  chuhe analyze samples/games.pgn --nodes 20000 --graph /tmp/eval.svg --diagrams /tmp/mistakes
+  chuhe analyze samples/blunder.pgn --depth 6
+  chuhe analyze samples/games.pgn --game 2 --movetime 200 --out /tmp/annotated.pgn
+  chuhe analyze samples/blunder.pgn --nodes 20000 --graph /tmp/eval.svg --diagrams /tmp/mistakes
 ";
 
 /// Analyses the game and writes what was asked.
