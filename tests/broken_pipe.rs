@@ -95,9 +95,21 @@ fn every_tool_ends_quietly_when_its_reader_goes_away() {
     .map(|s| words(s))
     .collect();
     cases.push(vec!["judge".into(), "--moves".into(), "h0g2 h9g7 g2h0 g7h9 h0g2 h9g7 g2h0 g7h9".into()]);
-    for tool in
-        ["perft", "perft-diff", "bench", "match", "stats", "judge", "datagen", "tune", "train", "book", "diagram", "analyze", "params"]
-    {
+    for tool in [
+        "perft",
+        "perft-diff",
+        "bench",
+        "match",
+        "stats",
+        "judge",
+        "datagen",
+        "tune",
+        "train",
+        "book",
+        "diagram",
+        "analyze",
+        "params",
+    ] {
         cases.push(vec![tool.into(), "--help".into()]);
     }
     for args in &cases {

@@ -60,7 +60,10 @@ fn main_line_words(pgn: &str) -> Vec<String> {
             _ => {}
         }
     }
-    flat.split_whitespace().filter(|w| !w.ends_with('.') && !["1-0", "0-1", "1/2-1/2", "*"].contains(w)).map(String::from).collect()
+    flat.split_whitespace()
+        .filter(|w| !w.ends_with('.') && !["1-0", "0-1", "1/2-1/2", "*"].contains(w))
+        .map(String::from)
+        .collect()
 }
 
 #[test]
@@ -170,7 +173,10 @@ fn bad_input_is_one_line_and_status_2() {
     let svg = path(&dir, "x.svg");
     let cases: Vec<(Vec<&str>, &str)> = vec![
         (vec!["analyze", "no/such/file.pgn", "--depth", "1"], "cannot read 'no/such/file.pgn'"),
-        (vec!["analyze", "samples/games.pgn", "--game", "6", "--depth", "1"], "--game 6: samples/games.pgn has 5 games"),
+        (
+            vec!["analyze", "samples/games.pgn", "--game", "6", "--depth", "1"],
+            "--game 6: samples/games.pgn has 5 games",
+        ),
         (vec!["analyze", "samples/games.pgn", "--game", "0"], "--game '0' must be a whole number from 1"),
         (vec!["analyze", "samples/games.pgn", "--depth", "2", "--nodes", "5"], "exclude each other"),
         (vec!["analyze", "samples/games.pgn", "--graph", "g.jpg"], "must end in .svg or .png"),

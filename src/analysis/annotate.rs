@@ -81,8 +81,12 @@ fn summary(a: &Annotated) -> String {
 /// The annotated game as PGN text, ending with a blank line.
 pub fn write(a: &Annotated) -> String {
     let mut s = String::new();
-    let mut tags: Vec<(String, String)> =
-        a.tags.iter().filter(|(k, _)| !k.eq_ignore_ascii_case("Annotator") && !k.eq_ignore_ascii_case("Format")).cloned().collect();
+    let mut tags: Vec<(String, String)> = a
+        .tags
+        .iter()
+        .filter(|(k, _)| !k.eq_ignore_ascii_case("Annotator") && !k.eq_ignore_ascii_case("Format"))
+        .cloned()
+        .collect();
     tags.push(("Annotator".into(), a.annotator.into()));
     tags.push(("Format".into(), a.format.into()));
     for (k, v) in &tags {
@@ -156,7 +160,8 @@ mod tests {
     fn marks_comments_and_variations_read_back() {
         let start = Position::startpos();
         let moves: Vec<Move> = ["h2e2", "h9g7", "h0g2"].iter().map(|m| Move::parse(m).unwrap()).collect();
-        let report = |i: usize, mark| MoveReport { mv: moves[i], mover: [Color::Red, Color::Black][i % 2], drop: 0.0, mark };
+        let report =
+            |i: usize, mark| MoveReport { mv: moves[i], mover: [Color::Red, Color::Black][i % 2], drop: 0.0, mark };
         let analysis = Analysis {
             positions: vec![
                 searched(20, &["h2e2", "h9g7"]),
@@ -185,7 +190,10 @@ mod tests {
                 .contains("1. H2-E2 {+0.25/3} H9-G7?? {-3.00/3} (1... B9-C7 {+0.25/3} 2. B0-C2) 2. H0-G2 {-2.90/3} *"),
             "{text}"
         );
-        assert!(text.contains("Red 0 inaccuracies, 0 mistakes, 0 blunders") && text.contains("Black 0 inaccuracies, 0 mistakes, 1 blunder,"));
+        assert!(
+            text.contains("Red 0 inaccuracies, 0 mistakes, 0 blunders")
+                && text.contains("Black 0 inaccuracies, 0 mistakes, 1 blunder,")
+        );
         let back = read_games(&text);
         assert_eq!(back[0].moves, ["H2-E2", "H9-G7", "H0-G2"]);
     }

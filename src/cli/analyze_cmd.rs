@@ -211,7 +211,12 @@ fn draw_graph(game: &PgnGame, start: &Position, a: &Analysis, file: &str, format
     let title = format!("{} vs {}", name(&game.red), name(&game.black));
     let marks = a.moves.iter().enumerate().filter_map(|(i, r)| r.mark.map(|k| (i + 1, r.mover, k.glyph()))).collect();
     let first = (start.fullmove_number().max(1), start.side_to_move() == Color::Black);
-    let g = EvalGraph { title: &title, red_chance: a.positions.iter().map(|p| p.red_expected).collect(), marks, first_move: first };
+    let g = EvalGraph {
+        title: &title,
+        red_chance: a.positions.iter().map(|p| p.red_expected).collect(),
+        marks,
+        first_move: first,
+    };
     if format == Format::Png && !picture::png::has_latin_font() {
         eprintln!("note: no installed font has Latin letters; the PNG graph has no text");
     }
@@ -219,7 +224,13 @@ fn draw_graph(game: &PgnGame, start: &Position, a: &Analysis, file: &str, format
 }
 
 /// One SVG diagram per marked move, in `dir` (made if missing); returns how many.
-fn draw_mistakes(dir: &str, start: &Position, moves: &[Move], a: &Analysis, notation: Notation) -> Result<usize, String> {
+fn draw_mistakes(
+    dir: &str,
+    start: &Position,
+    moves: &[Move],
+    a: &Analysis,
+    notation: Notation,
+) -> Result<usize, String> {
     std::fs::create_dir_all(dir).map_err(|e| format!("cannot make '{dir}': {e}"))?;
     let mut pos = start.clone();
     let mut written = 0;
@@ -230,11 +241,24 @@ fn draw_mistakes(dir: &str, start: &Position, moves: &[Move], a: &Analysis, nota
             arrows.extend(best.map(|b| Arrow { mv: b, color: board::ARROW_GREEN }));
             let played = write_move(&pos, m, notation);
             let caption = match best {
-                Some(b) => format!("{} {played}{} ({}): played in orange, {} in green", move_number(&pos), mark.glyph(), mark.name(), write_move(&pos, b, notation)),
+                Some(b) => format!(
+                    "{} {played}{} ({}): played in orange, {} in green",
+                    move_number(&pos),
+                    mark.glyph(),
+                    mark.name(),
+                    write_move(&pos, b, notation)
+                ),
                 None => format!("{} {played}{} ({})", move_number(&pos), mark.glyph(), mark.name()),
             };
             let last = i.checked_sub(1).map(|j| moves[j]);
-            let d = Diagram { pos: &pos, last, arrows, style: Style::Chinese, flip: pos.side_to_move() == Color::Black, caption: Some(caption) };
+            let d = Diagram {
+                pos: &pos,
+                last,
+                arrows,
+                style: Style::Chinese,
+                flip: pos.side_to_move() == Color::Black,
+                caption: Some(caption),
+            };
             let side = if pos.side_to_move() == Color::Red { "red" } else { "black" };
             let file = std::path::Path::new(dir).join(format!("move-{:03}-{side}.svg", pos.fullmove_number().max(1)));
             picture::write(&file.to_string_lossy(), &d.svg(), 1.0)?;

@@ -63,8 +63,18 @@ const TOOLS: &[Tool] = &[
     Tool { name: "tune", about: tune_cmd::ABOUT, help: tune_cmd::HELP, run: |a| tune_cmd::run(a).map(done) },
     Tool { name: "train", about: train_cmd::ABOUT, help: train_cmd::HELP, run: |a| train_cmd::run(a).map(done) },
     Tool { name: "book", about: book_cmd::ABOUT, help: book_cmd::HELP, run: |a| book_cmd::run(a).map(done) },
-    Tool { name: "diagram", about: diagram_cmd::ABOUT, help: diagram_cmd::HELP, run: |a| diagram_cmd::run(a).map(done) },
-    Tool { name: "analyze", about: analyze_cmd::ABOUT, help: analyze_cmd::HELP, run: |a| analyze_cmd::run(a).map(done) },
+    Tool {
+        name: "diagram",
+        about: diagram_cmd::ABOUT,
+        help: diagram_cmd::HELP,
+        run: |a| diagram_cmd::run(a).map(done),
+    },
+    Tool {
+        name: "analyze",
+        about: analyze_cmd::ABOUT,
+        help: analyze_cmd::HELP,
+        run: |a| analyze_cmd::run(a).map(done),
+    },
     Tool { name: "params", about: params_cmd::ABOUT, help: params_cmd::HELP, run: |a| params_cmd::run(a).map(done) },
 ];
 

@@ -184,7 +184,11 @@ impl Diagram<'_> {
                 if (col == 0 && dx < 0.0) || (col == 8 && dx > 0.0) {
                     continue;
                 }
-                let ps = [(x + dx * gap, y + dy * (gap + len)), (x + dx * gap, y + dy * gap), (x + dx * (gap + len), y + dy * gap)];
+                let ps = [
+                    (x + dx * gap, y + dy * (gap + len)),
+                    (x + dx * gap, y + dy * gap),
+                    (x + dx * (gap + len), y + dy * gap),
+                ];
                 d += &format!("M{}", points(&ps).replace(' ', " L"));
             }
         }
@@ -200,7 +204,10 @@ impl Diagram<'_> {
         };
         for (col, text) in [(2.0, left), (6.0, right)] {
             let t = El::new("text").num("x", MARGIN_X + col * CELL).num("y", y + 0.36 * size);
-            s.add_text(t.at("text-anchor", "middle").at("font-family", font).num("font-size", size).at("fill", INK), text);
+            s.add_text(
+                t.at("text-anchor", "middle").at("font-family", font).num("font-size", size).at("fill", INK),
+                text,
+            );
         }
     }
 
@@ -328,12 +335,14 @@ mod tests {
     #[test]
     fn the_start_position_has_32_discs_with_both_sets_of_characters() {
         let pos = Position::startpos();
-        let svg = Diagram { pos: &pos, last: None, arrows: vec![], style: Style::Chinese, flip: false, caption: None }.svg();
+        let svg =
+            Diagram { pos: &pos, last: None, arrows: vec![], style: Style::Chinese, flip: false, caption: None }.svg();
         for c in "帥仕相傌俥炮兵將士象馬車砲卒楚河漢界九一１９".chars() {
             assert!(svg.contains(c), "{c}");
         }
         assert_eq!(svg.matches(&format!("r=\"{}\"", super::super::svg::num(PIECE_R))).count(), 32);
-        let letters = Diagram { pos: &pos, last: None, arrows: vec![], style: Style::Letters, flip: true, caption: None };
+        let letters =
+            Diagram { pos: &pos, last: None, arrows: vec![], style: Style::Letters, flip: true, caption: None };
         let svg = letters.svg();
         assert!(!svg.contains('帥') && svg.contains(">K</text>") && svg.contains("HAN BORDER"));
     }

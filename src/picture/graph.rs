@@ -55,7 +55,10 @@ impl EvalGraph<'_> {
             t.num("font-size", size).at("font-family", LATIN_FONTS)
         };
         s.add_text(text(LEFT, 20.0, "start", 15.0).at("font-weight", "bold").at("fill", TEXT), self.title);
-        s.add_text(text(LEFT, 37.0, "start", 11.0).at("fill", TEXT), "Red's expected score after each move (engine's view)");
+        s.add_text(
+            text(LEFT, 37.0, "start", 11.0).at("fill", TEXT),
+            "Red's expected score after each move (engine's view)",
+        );
         let plot = El::new("rect").num("x", LEFT).num("y", TOP).num("width", RIGHT - LEFT);
         s.add(plot.num("height", BOTTOM - TOP).at("fill", BLACK_AREA));
         let mut curve: Vec<(f64, f64)> = self.red_chance.iter().enumerate().map(|(i, &p)| self.at(i, p)).collect();
@@ -88,7 +91,7 @@ impl EvalGraph<'_> {
         // Ply `p` (1 = the first move) is Red's when its parity says so.
         for p in (1..=plies).filter(|p| (p % 2 == 1) != black_first) {
             let number = first as usize + (p - 1 + usize::from(black_first)) / 2;
-            if number % step != 0 && step > 1 {
+            if !number.is_multiple_of(step) {
                 continue;
             }
             let (x, _) = self.at(p, 0.0);

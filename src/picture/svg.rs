@@ -136,6 +136,8 @@ mod tests {
         s.add_text(El::new("text").at("x", "1"), "帥<");
         let text = s.finish();
         assert!(text.contains("viewBox=\"0 0 10 20\"") && text.contains("<title>t &amp; u</title>"));
-        assert!(text.contains("  <g fill=\"red\">\n    <circle cx=\"1\" r=\"0.5\"/>\n    <text x=\"1\">帥&lt;</text>\n  </g>\n</svg>\n"));
+        assert!(text.contains(
+            "  <g fill=\"red\">\n    <circle cx=\"1\" r=\"0.5\"/>\n    <text x=\"1\">帥&lt;</text>\n  </g>\n</svg>\n"
+        ));
     }
 }
