@@ -6,6 +6,7 @@
 //! [`book`] holds the opening books the protocol loop consults before searching; [`notation`]
 //! reads and writes moves as players write them (ICCS, WXF, Chinese) for the tools.
 
+pub mod analysis;
 pub mod board;
 pub mod book;
 pub mod bytes;
@@ -17,6 +18,7 @@ pub mod lines;
 pub mod matches;
 pub mod notation;
 pub mod perft;
+pub mod picture;
 pub mod protocol;
 pub mod rules;
 pub mod search;

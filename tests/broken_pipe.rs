@@ -81,6 +81,8 @@ fn every_tool_ends_quietly_when_its_reader_goes_away() {
         "perft --epd perft/suite.epd --depth-limit 2".into(),
         "perft-diff --engine chuhe --depth 2".replace("chuhe", CHUHE),
         "stats samples/games.pgn".into(),
+        "analyze samples/games.pgn --depth 2".into(),
+        format!("diagram --moves h2e2 --out {}", temp("board.svg").display()),
         format!("book probe --book {b}"),
         format!("book build --pgn samples/games.pgn --out {b} --min-games 1"),
         "bench --depth 2".into(),
@@ -93,10 +95,14 @@ fn every_tool_ends_quietly_when_its_reader_goes_away() {
     .map(|s| words(s))
     .collect();
     cases.push(vec!["judge".into(), "--moves".into(), "h0g2 h9g7 g2h0 g7h9 h0g2 h9g7 g2h0 g7h9".into()]);
-    for tool in
-        ["perft", "perft-diff", "bench", "match", "stats", "judge", "datagen", "tune", "train", "book", "params"]
-    {
-        cases.push(vec![tool.into(), "--help".into()]);
+    // Every tool `chuhe --help` lists, by name.
+    let help = Command::new(CHUHE).arg("--help").output().unwrap();
+    let help = String::from_utf8(help.stdout).unwrap();
+    let tools = help.split("\ntools:\n").nth(1).unwrap().lines().map_while(|l| l.strip_prefix("  "));
+    let tools: Vec<String> = tools.map(|l| l.split_whitespace().next().unwrap().to_string()).collect();
+    assert!(tools.contains(&"perft".to_string()) && tools.contains(&"analyze".to_string()), "{tools:?}");
+    for tool in tools {
+        cases.push(vec![tool, "--help".into()]);
     }
     for args in &cases {
         for _ in 0..RUNS {

@@ -8,8 +8,20 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
 const CHUHE: &str = env!("CARGO_BIN_EXE_chuhe");
-const TOOLS: [&str; 10] =
-    ["perft", "perft-diff", "bench", "match", "stats", "judge", "datagen", "tune", "book", "params"];
+const TOOLS: [&str; 12] = [
+    "perft",
+    "perft-diff",
+    "bench",
+    "match",
+    "stats",
+    "judge",
+    "datagen",
+    "tune",
+    "book",
+    "diagram",
+    "analyze",
+    "params",
+];
 
 fn chuhe(args: &[&str]) -> Output {
     Command::new(CHUHE).args(args).output().expect("run chuhe")

@@ -12,10 +12,12 @@ macro_rules! outln {
     ($($arg:tt)*) => { $crate::cli::out::write(format_args!("{}\n", format_args!($($arg)*))) };
 }
 
+mod analyze_cmd;
 mod args;
 pub(crate) mod bench_cmd;
 mod book_cmd;
 mod datagen_cmd;
+mod diagram_cmd;
 mod judge_cmd;
 mod match_cmd;
 mod out;
@@ -25,6 +27,7 @@ mod perft_diff_cmd;
 mod stats_cmd;
 mod train_cmd;
 mod tune_cmd;
+mod user_moves;
 
 pub use args::Args;
 use std::io::IsTerminal;
@@ -60,6 +63,18 @@ const TOOLS: &[Tool] = &[
     Tool { name: "tune", about: tune_cmd::ABOUT, help: tune_cmd::HELP, run: |a| tune_cmd::run(a).map(done) },
     Tool { name: "train", about: train_cmd::ABOUT, help: train_cmd::HELP, run: |a| train_cmd::run(a).map(done) },
     Tool { name: "book", about: book_cmd::ABOUT, help: book_cmd::HELP, run: |a| book_cmd::run(a).map(done) },
+    Tool {
+        name: "diagram",
+        about: diagram_cmd::ABOUT,
+        help: diagram_cmd::HELP,
+        run: |a| diagram_cmd::run(a).map(done),
+    },
+    Tool {
+        name: "analyze",
+        about: analyze_cmd::ABOUT,
+        help: analyze_cmd::HELP,
+        run: |a| analyze_cmd::run(a).map(done),
+    },
     Tool { name: "params", about: params_cmd::ABOUT, help: params_cmd::HELP, run: |a| params_cmd::run(a).map(done) },
 ];
 
