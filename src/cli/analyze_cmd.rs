@@ -82,7 +82,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
             moves: &moves,
             analysis: &analysis,
             annotator: &annotator,
-            format: notation,
+            format: notation.name(),
             write_move: &write,
         };
         std::fs::write(out, annotate::write(&annotated)).map_err(|e| format!("cannot write '{out}': {e}"))?;

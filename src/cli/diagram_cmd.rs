@@ -3,7 +3,7 @@
 
 use super::args::{take_list, Args};
 use super::user_moves::read_move;
-use crate::matches::pgn::{parse_move, read_games};
+use crate::matches::pgn::read_games;
 use crate::picture::{self, board::ARROW_GREEN, png, Arrow, Diagram, Format, Style};
 
 /// One line for `chuhe --help`.
@@ -55,7 +55,12 @@ pub fn run(args: &[String]) -> Result<(), String> {
         .unwrap_or_default()
         .iter()
         .flat_map(|w| w.split_whitespace().map(String::from).collect::<Vec<_>>())
-        .map(|w| parse_move(&w).map(|mv| Arrow { mv, color: ARROW_GREEN }).map_err(|e| format!("--arrow: {e}")))
+        .map(|w| {
+            crate::notation::iccs_move(&w)
+                .ok_or_else(|| format!("malformed move '{w}': expected ICCS like h2e2"))
+                .map(|mv| Arrow { mv, color: ARROW_GREEN })
+                .map_err(|e| format!("--arrow: {e}"))
+        })
         .collect::<Result<Vec<_>, _>>()?;
     let style = match (a.flag("chinese"), a.flag("letters")) {
         (true, true) => return Err("--chinese and --letters exclude each other".into()),

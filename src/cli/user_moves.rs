@@ -1,37 +1,32 @@
-//! Where `diagram` and `analyze` read and write moves for people. Today ICCS only; each place
-//! marked `notation:` switches to `crate::notation` (Chinese, WXF, ICCS) when it lands.
+//! Where `diagram`, `analyze` and `play` read and write moves for people: any of the three
+//! notations (`crate::notation`), checked against the position.
 
 use crate::board::{Move, Position};
 use crate::matches::pgn::{self, PgnGame};
+pub use crate::notation::Notation;
 
-/// The notation a game's moves are written back in. notation: `notation::Notation`, the
-/// game's own (its `[Format]` tag or what the reader detected).
-pub type Notation = &'static str;
-
-/// The notation of `game`'s moves. notation: the game's own instead of ICCS always.
-pub fn game_notation(_game: &PgnGame) -> Notation {
-    "ICCS"
+/// The notation of `game`'s moves: its `[Format]` tag's, else the one its moves are written in.
+pub fn game_notation(game: &PgnGame) -> Notation {
+    game.notation()
 }
 
-/// A move typed by a person in `pos`, checked for legality. notation: `notation::parse_move`.
+/// A move typed by a person in `pos` (ICCS, WXF or Chinese), checked for legality.
 pub fn read_move(pos: &Position, text: &str) -> Result<Move, String> {
-    let m = pgn::parse_move(text)?;
-    if pos.is_legal(m) {
-        Ok(m)
-    } else {
-        Err(format!("illegal move '{text}' in {}", pos.to_fen()))
+    crate::notation::parse_move(pos, text).map_err(|e| format!("{e} (in {})", pos.to_fen()))
+}
+
+/// `m` in `pos` as `notation` writes it; ICCS in PGN's form (`H2-E2`).
+pub fn write_move(pos: &Position, m: Move, notation: Notation) -> String {
+    match notation {
+        Notation::Iccs => pgn::iccs(m),
+        _ => crate::notation::format_move(pos, m, notation),
     }
 }
 
-/// `m` in `pos` as `notation` writes it. notation: `notation::format_move(pos, m, notation)`.
-pub fn write_move(_pos: &Position, m: Move, _notation: Notation) -> String {
-    pgn::iccs(m)
-}
-
-/// The text of a PGN file. notation: the reader's decoding (UTF-8 or GBK).
+/// The text of a PGN file, UTF-8 or GBK.
 pub fn read_pgn_file(path: &str) -> Result<String, String> {
     let bytes = std::fs::read(path).map_err(|e| format!("cannot read '{path}': {e}"))?;
-    Ok(String::from_utf8_lossy(&bytes).into_owned())
+    Ok(pgn::decode(&bytes))
 }
 
 #[cfg(test)]
@@ -39,11 +34,14 @@ mod tests {
     use super::*;
 
     #[test]
-    fn moves_are_read_legal_and_written_back() {
+    fn moves_are_read_legal_in_any_notation_and_written_back() {
         let pos = Position::startpos();
         let m = read_move(&pos, "H2-E2").unwrap();
-        assert_eq!(write_move(&pos, m, "ICCS"), "H2-E2");
-        assert!(read_move(&pos, "h2h8").unwrap_err().starts_with("illegal move 'h2h8' in rnbakabnr/"));
+        assert_eq!(read_move(&pos, "C2=5").unwrap(), m);
+        assert_eq!(read_move(&pos, "炮二平五").unwrap(), m);
+        assert_eq!(write_move(&pos, m, Notation::Iccs), "H2-E2");
+        assert_eq!(write_move(&pos, m, Notation::Wxf), "C2=5");
+        assert!(read_move(&pos, "h2h8").unwrap_err().starts_with("'h2h8' is not a legal move for Red here"));
         assert!(read_move(&pos, "x").unwrap_err().starts_with("malformed move 'x'"));
     }
 }
