@@ -22,6 +22,7 @@ mod out;
 mod params_cmd;
 mod perft_cmd;
 mod perft_diff_cmd;
+mod play;
 mod stats_cmd;
 mod train_cmd;
 mod tune_cmd;
@@ -61,6 +62,7 @@ const TOOLS: &[Tool] = &[
     Tool { name: "train", about: train_cmd::ABOUT, help: train_cmd::HELP, run: |a| train_cmd::run(a).map(done) },
     Tool { name: "book", about: book_cmd::ABOUT, help: book_cmd::HELP, run: |a| book_cmd::run(a).map(done) },
     Tool { name: "params", about: params_cmd::ABOUT, help: params_cmd::HELP, run: |a| params_cmd::run(a).map(done) },
+    Tool { name: "play", about: play::ABOUT, help: play::HELP, run: |a| play::run(a).map(done) },
 ];
 
 /// `chuhe --version`: the version from Cargo.toml, the build profile and the target.

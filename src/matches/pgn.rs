@@ -3,7 +3,7 @@
 //! `H2-E2`, cutechess-cli's `[TimeControl]` and per-move comments (`{+0.35/12 1.2s}`).
 
 use super::engine::{seconds, Eval, Limit};
-use super::game::{GameRecord, Thinking};
+use super::game::{GameRecord, Termination, Thinking};
 use crate::board::{Color, Move, Position};
 use crate::rules::GameResult;
 use std::fmt::Write;
@@ -97,7 +97,8 @@ pub fn write_game(h: &PgnHeader, g: &GameRecord) -> String {
     tag(&mut s, "Round", &h.round.to_string());
     tag(&mut s, "Red", h.red);
     tag(&mut s, "Black", h.black);
-    tag(&mut s, "Result", &g.result.to_string());
+    let result = if g.termination == Termination::Unterminated { "*".to_string() } else { g.result.to_string() };
+    tag(&mut s, "Result", &result);
     if !g.standard {
         tag(&mut s, "SetUp", "1");
         tag(&mut s, "FEN", &g.start.to_fen());
@@ -133,7 +134,7 @@ pub fn write_game(h: &PgnHeader, g: &GameRecord) -> String {
     }
     // The reason may quote an engine's text; a brace in it would end the comment early.
     tokens.push(format!("{{{}}}", g.reason.replace('{', "(").replace('}', ")")));
-    tokens.push(g.result.to_string());
+    tokens.push(result);
     let mut line = String::new();
     for t in tokens {
         if !line.is_empty() && line.len() + 1 + t.len() > 79 {
