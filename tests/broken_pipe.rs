@@ -88,14 +88,26 @@ fn every_tool_ends_quietly_when_its_reader_goes_away() {
         format!("tune --data {d} --epochs 2 --out {}", weights.display()),
         format!("train --data {d} --epochs 1 --batch 64 --out {}", net.display()),
         format!("match -engine cmd={CHUHE} name=A -engine cmd={CHUHE} name=B -each proto=uci nodes=200 -games 2"),
+        format!("play --depth 1 --side black --pgn-out {}", temp("play.pgn").display()),
     ]
     .iter()
     .map(|s| words(s))
     .collect();
     cases.push(vec!["judge".into(), "--moves".into(), "h0g2 h9g7 g2h0 g7h9 h0g2 h9g7 g2h0 g7h9".into()]);
-    for tool in
-        ["perft", "perft-diff", "bench", "match", "stats", "judge", "datagen", "tune", "train", "book", "params"]
-    {
+    for tool in [
+        "perft",
+        "perft-diff",
+        "bench",
+        "match",
+        "stats",
+        "judge",
+        "datagen",
+        "tune",
+        "train",
+        "book",
+        "params",
+        "play",
+    ] {
         cases.push(vec![tool.into(), "--help".into()]);
     }
     for args in &cases {

@@ -69,12 +69,26 @@ impl Screen {
             }
             out.push('\n');
         }
-        for m in messages {
-            out += m;
+        if self.look == Look::Plain {
+            messages.iter().for_each(|m| out += &format!("{m}\n"));
+        } else {
+            // One line, so board, messages and prompt fit 24 rows.
+            out += &fit(&messages.join("  "), 79);
             out.push('\n');
         }
         out
     }
+}
+
+/// `s` (no escape codes) cut to `cols` columns.
+fn fit(s: &str, cols: usize) -> String {
+    let mut width = 0;
+    s.chars()
+        .take_while(|&c| {
+            width += visible_width(c.encode_utf8(&mut [0; 4]));
+            width <= cols
+        })
+        .collect()
 }
 
 /// Columns `s` takes on a terminal: escape sequences take none, CJK characters two.
@@ -167,6 +181,8 @@ mod tests {
     fn widths_and_clocks() {
         assert_eq!(visible_width("\x1b[31m車\x1b[0m─a"), 4);
         assert_eq!(clock_text(299_950), "4:59.9");
+        assert_eq!(fit("ab車d", 3), "ab");
+        assert_eq!(fit("ab車d", 4), "ab車");
         assert_eq!(clock_text(-5), "0:00.0");
         assert!(COMMANDS.iter().all(|c| c.chars().count() < PANEL));
     }
