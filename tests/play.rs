@@ -285,3 +285,51 @@ fn a_draw_offer_is_declined_when_the_engine_stands_better_and_accepted_when_it_i
     p.expect("Game over: 1/2-1/2 {Draw agreed (Chuhe accepts: its score -M1");
     assert_eq!(p.wait_exit(), 0);
 }
+
+#[test]
+fn a_player_whose_clock_runs_out_loses_on_time() {
+    let d = dir("clock");
+    // 0.001 minutes: a 60 ms clock, and the move is typed well after it has run out.
+    let mut p = Pty::start(&["--depth", "2", "--time", "0.001", "--pgn-out", "clock.pgn"], &d, false);
+    p.expect("Red to move (you)> ");
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    p.send("h2e2");
+    p.expect("Game over: 0-1 {Red loses on time}");
+    assert_eq!(p.wait_exit(), 0);
+    let text = std::fs::read_to_string(d.join("clock.pgn")).unwrap();
+    assert!(text.contains("[TimeControl \"0.06\"]") && text.contains("[Termination \"time forfeit\"]"), "{text}");
+}
+
+#[test]
+fn the_engine_plays_its_book_moves() {
+    let d = dir("book");
+    let book = d.join("sample.book");
+    let games = concat!(env!("CARGO_MANIFEST_DIR"), "/samples/games.pgn");
+    let built = std::process::Command::new(env!("CARGO_BIN_EXE_chuhe"))
+        .args(["book", "build", "--pgn", games, "--out", book.to_str().unwrap(), "--min-games", "1"])
+        .output()
+        .unwrap();
+    assert!(built.status.success(), "{}", String::from_utf8_lossy(&built.stderr));
+    let probe = std::process::Command::new(env!("CARGO_BIN_EXE_chuhe"))
+        .args(["book", "probe", "--book", book.to_str().unwrap()])
+        .output()
+        .unwrap();
+    let listing = String::from_utf8_lossy(&probe.stdout).to_string();
+    let book_moves: Vec<&str> = listing.lines().skip(1).filter_map(|l| l.split_whitespace().next()).collect();
+    assert!(!book_moves.is_empty(), "{listing}");
+    let mut p = Pty::start(&["--depth", "2", "--side", "black", "--book", "sample.book", "--seed", "1"], &d, true);
+    let screen = p.expect("Black to move (you)> ");
+    let played = screen.split("Chuhe plays ").nth(1).unwrap().split(' ').next().unwrap();
+    assert!(book_moves.contains(&played), "{played} not in {book_moves:?}");
+    assert!(screen.contains(&format!("Chuhe plays {played} (book move (weight ")), "{screen}");
+    p.send("quit");
+    assert_eq!(p.wait_exit(), 0);
+    // Without --pgn-out the game goes to chuhe-play-DATE-TIME.pgn in the current directory.
+    let saved: Vec<String> = std::fs::read_dir(&d)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with("chuhe-play-") && n.ends_with(".pgn"))
+        .collect();
+    assert_eq!(saved.len(), 1, "{saved:?}");
+    assert_eq!(pgn_moves(&d.join(&saved[0])).0, [played]);
+}
