@@ -39,7 +39,8 @@ options (--name VALUE or --name=VALUE):
   --letters            pieces as letters (K A B N R C P; upper case Red) instead of Chinese
   --plain              no colours: a plain text board (also when TERM is dumb, NO_COLOR is
                        set or the output is not a terminal)
-  --notation N         how moves are shown: iccs (default), wxf, chinese
+  --notation N         how moves are shown: iccs (default), wxf, chinese (for now all
+                       three show ICCS)
   --seed N             seed of the book's and the weaker levels' random choices (default:
                        the clock)
 
