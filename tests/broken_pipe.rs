@@ -90,6 +90,7 @@ fn every_tool_ends_quietly_when_its_reader_goes_away() {
         format!("tune --data {d} --epochs 2 --out {}", weights.display()),
         format!("train --data {d} --epochs 1 --batch 64 --out {}", net.display()),
         format!("match -engine cmd={CHUHE} name=A -engine cmd={CHUHE} name=B -each proto=uci nodes=200 -games 2"),
+        format!("play --depth 1 --side black --pgn-out {}", temp("play.pgn").display()),
     ]
     .iter()
     .map(|s| words(s))

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
 const CHUHE: &str = env!("CARGO_BIN_EXE_chuhe");
-const TOOLS: [&str; 12] = [
+const TOOLS: [&str; 13] = [
     "perft",
     "perft-diff",
     "bench",
@@ -21,6 +21,7 @@ const TOOLS: [&str; 12] = [
     "diagram",
     "analyze",
     "params",
+    "play",
 ];
 
 fn chuhe(args: &[&str]) -> Output {
@@ -169,6 +170,9 @@ fn bad_input_is_one_line_on_stderr_with_status_2_for_every_tool() {
         (&["tune", "--data", missing], "cannot open"),
         (&["params", "--all"], "unknown option '--all'"),
         (&["params", "all"], "unexpected argument 'all'"),
+        (&["play", "--side", "green"], "--side 'green' must be red or black"),
+        (&["play", "--level", "3", "--elo", "1500"], "give --level or --elo, not both"),
+        (&["play", "--book", missing], "--book: "),
     ];
     for (args, needle) in cases {
         refused(args, &format!("chuhe {}: ", args[0]), needle);

@@ -24,6 +24,7 @@ mod out;
 mod params_cmd;
 mod perft_cmd;
 mod perft_diff_cmd;
+mod play;
 mod stats_cmd;
 mod train_cmd;
 mod tune_cmd;
@@ -76,6 +77,7 @@ const TOOLS: &[Tool] = &[
         run: |a| analyze_cmd::run(a).map(done),
     },
     Tool { name: "params", about: params_cmd::ABOUT, help: params_cmd::HELP, run: |a| params_cmd::run(a).map(done) },
+    Tool { name: "play", about: play::ABOUT, help: play::HELP, run: |a| play::run(a).map(done) },
 ];
 
 /// `chuhe --version`: the version from Cargo.toml, the build profile and the target.

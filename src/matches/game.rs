@@ -61,6 +61,8 @@ pub enum Termination {
     Disconnect,
     /// The engine stopped answering.
     Stall,
+    /// Not finished (a game saved while it goes on): the result is written `*`.
+    Unterminated,
 }
 
 impl Termination {
@@ -73,6 +75,7 @@ impl Termination {
             Termination::IllegalMove => "illegal move",
             Termination::Disconnect => "abandoned",
             Termination::Stall => "stalled connection",
+            Termination::Unterminated => "unterminated",
         }
     }
 }

@@ -4,7 +4,7 @@
 //! back in any notation (`[Format "WXF"|"Chinese"]`, or detected), from UTF-8 or GBK bytes.
 
 use super::engine::{seconds, Eval, Limit};
-use super::game::{GameRecord, Thinking};
+use super::game::{GameRecord, Termination, Thinking};
 use crate::board::{Color, Move, Position};
 use crate::notation::{self, Notation};
 use crate::rules::GameResult;
@@ -99,7 +99,8 @@ pub fn write_game(h: &PgnHeader, g: &GameRecord) -> String {
     tag(&mut s, "Round", &h.round.to_string());
     tag(&mut s, "Red", h.red);
     tag(&mut s, "Black", h.black);
-    tag(&mut s, "Result", &g.result.to_string());
+    let result = if g.termination == Termination::Unterminated { "*".to_string() } else { g.result.to_string() };
+    tag(&mut s, "Result", &result);
     if !g.standard {
         tag(&mut s, "SetUp", "1");
         tag(&mut s, "FEN", &g.start.to_fen());
@@ -122,7 +123,7 @@ pub fn write_game(h: &PgnHeader, g: &GameRecord) -> String {
     let mut tokens = numbered(&g.start, words);
     // The reason may quote an engine's text; a brace in it would end the comment early.
     tokens.push(format!("{{{}}}", g.reason.replace('{', "(").replace('}', ")")));
-    tokens.push(g.result.to_string());
+    tokens.push(result);
     s.push_str(&wrap(&tokens));
     s.push_str("\n\n");
     s
