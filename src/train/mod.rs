@@ -9,7 +9,10 @@
 
 use crate::board::zobrist::Rng;
 use crate::board::{Color, Piece, Position};
-use crate::eval::nnue::{self, Network, HIDDEN, INPUTS, MAX_OUTPUT_WEIGHT, QA, QB};
+use crate::eval::nnue::{self, Arch, Network, INPUTS, MAX_OUTPUT_WEIGHT, QA, QB};
+
+/// Hidden neurons (architecture 1).
+const HIDDEN: usize = 256;
 use crate::fit::{self, sigmoid, Adam, Epoch, Split};
 
 /// Input weights and biases are kept within ±CLIP: quantised, a bias and 32 columns of
@@ -120,16 +123,10 @@ impl FloatNet {
     pub fn from_network(net: &Network) -> FloatNet {
         let (qa, qb) = (QA as f32, QB as f32);
         FloatNet {
-            w1: net
-                .w1
-                .iter()
-                .flatten()
-                .map(|&w| w as f32 / qa)
-                .chain(std::iter::repeat_n(0.0, VIRTUAL * HIDDEN))
-                .collect(),
+            w1: net.w1.iter().map(|&w| w as f32 / qa).chain(std::iter::repeat_n(0.0, VIRTUAL * HIDDEN)).collect(),
             b1: net.b1.iter().map(|&w| w as f32 / qa).collect(),
-            w2: net.w2.iter().flatten().map(|&w| w as f32 / qb).collect(),
-            b2: net.b2 as f32 / (qa * qb),
+            w2: net.w2.iter().map(|&w| w as f32 / qb).collect(),
+            b2: net.b2[0] as f32 / (qa * qb),
         }
     }
 
@@ -228,24 +225,13 @@ impl FloatNet {
     /// The integer network the engine runs (weights rounded to their scales).
     pub fn quantise(&self, k: f32, description: &str) -> Network {
         let q = |x: f32, s: i32| (x * s as f32).round() as i16;
-        let w1 = (0..INPUTS)
-            .map(|f| {
-                let mut col = [0i16; HIDDEN];
-                for (c, w) in col.iter_mut().zip(self.folded(f)) {
-                    *c = q(w.clamp(-CLIP, CLIP), QA);
-                }
-                col
-            })
-            .collect();
-        let mut b1 = [0i16; HIDDEN];
-        let mut w2 = [[0i16; HIDDEN]; 2];
-        for i in 0..HIDDEN {
-            b1[i] = q(self.b1[i], QA);
-            w2[0][i] = q(self.w2[i], QB).clamp(-MAX_OUTPUT_WEIGHT as i16, MAX_OUTPUT_WEIGHT as i16);
-            w2[1][i] = q(self.w2[HIDDEN + i], QB).clamp(-MAX_OUTPUT_WEIGHT as i16, MAX_OUTPUT_WEIGHT as i16);
-        }
-        let b2 = (self.b2 * (QA * QB) as f32).round() as i32;
-        let net = Network { w1, b1, w2, b2, scale: k.round() as i32, checksum: 0, description: description.into() };
+        let w1 = (0..INPUTS).flat_map(|f| self.folded(f).map(|w| q(w.clamp(-CLIP, CLIP), QA))).collect();
+        let b1 = self.b1.iter().map(|&b| q(b, QA)).collect();
+        let m = MAX_OUTPUT_WEIGHT as i16;
+        let w2 = self.w2.iter().map(|&w| q(w, QB).clamp(-m, m)).collect();
+        let b2 = vec![(self.b2 * (QA * QB) as f32).round() as i32];
+        let mut net = Network::from_parts(Arch::ONE, w1, b1, w2, b2);
+        (net.scale, net.description) = (k.round() as i32, description.into());
         // Decoding computes the checksum (and re-checks the ranges).
         Network::from_bytes(&net.to_bytes()).expect("a quantised net is within range")
     }
@@ -263,16 +249,15 @@ impl FloatNet {
 /// The integer net's evaluation of a sample, in centipawns (side to move's view).
 fn integer_eval(net: &Network, s: &Sample) -> i32 {
     let n = s.count as usize;
-    let mut acc = nnue::Accumulator { v: [net.b1; 2] };
+    let mut acc = nnue::Accumulator { v: [net.b1.clone(), net.b1.clone()] };
     for (half, features) in [(0, &s.us[..n]), (1, &s.them[..n])] {
         for &f in features {
-            for (a, w) in acc.v[half].iter_mut().zip(&net.w1[f as usize]) {
+            for (a, w) in acc.v[half].iter_mut().zip(net.column(f as usize)) {
                 *a += w;
             }
         }
     }
-    // `v[0]` holds the side to move's half: evaluate as if Red (index 0) were to move.
-    net.evaluate(&acc, Color::Red)
+    net.output(&acc.v[0], &acc.v[1], 0)
 }
 
 /// The largest and the mean |integer − float| evaluation over `samples`, centipawns.

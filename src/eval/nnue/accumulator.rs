@@ -1,0 +1,169 @@
+//! The accumulators along a search path, kept lazily: making a move records only what it
+//! changes (`Ply`); a node that evaluates brings each perspective's accumulator up from its
+//! last computed ancestor, one move at a time (so siblings reuse the steps), or, when that
+//! perspective's general changed king key on the way, from the refresh cache (`Finny`).
+//! Nodes that never evaluate (cut off first, or in check) cost no column work.
+
+use super::arch::palace_point;
+use super::finny::Finny;
+use super::{KingKey, Network};
+use crate::board::{Color, Move, Piece, PieceKind, Position, Square};
+
+/// What a ply changed: the mover, its from and to points and the piece it captured; `None`
+/// for a null move.
+type Change = Option<(Piece, Square, Square, Option<Piece>)>;
+
+/// One ply of the path.
+#[derive(Clone, Copy)]
+struct Ply {
+    /// Whether each perspective's accumulator of this ply is up to date.
+    computed: [bool; 2],
+    /// Each perspective's king key in this ply's position.
+    keys: [KingKey; 2],
+    /// The move that led here from the ply below (unused at the root).
+    change: Change,
+}
+
+/// A search thread's accumulators from the root to the current node: allocated once per
+/// search, nothing per node.
+pub struct AccumulatorStack<'a> {
+    net: &'a Network,
+    /// Accumulators, `(ply × 2 + perspective) × hidden`.
+    acc: Vec<i16>,
+    plies: Vec<Ply>,
+    top: usize,
+    finny: Finny,
+}
+
+impl<'a> AccumulatorStack<'a> {
+    /// The stack at `root` for paths of at most `max_height` moves.
+    pub fn new(net: &'a Network, root: &Position, max_height: usize) -> AccumulatorStack<'a> {
+        let keys = [net.arch.king_key(root, Color::Red), net.arch.king_key(root, Color::Black)];
+        let mut stack = AccumulatorStack {
+            net,
+            acc: vec![0; (max_height + 1) * 2 * net.arch.hidden],
+            plies: vec![Ply { computed: [true; 2], keys, change: None }; max_height + 1],
+            top: 0,
+            finny: Finny::new(net),
+        };
+        for persp in [Color::Red, Color::Black] {
+            let h = net.arch.hidden;
+            let out = &mut stack.acc[persp.index() * h..(persp.index() + 1) * h];
+            stack.finny.refresh(net, root, persp, keys[persp.index()], out);
+        }
+        stack
+    }
+
+    /// Before `m` is made in `pos`: records the change.
+    #[inline]
+    pub fn push_move(&mut self, pos: &Position, m: Move) {
+        let (from, to) = (m.from(), m.to());
+        let mut keys = self.plies[self.top].keys;
+        let change = pos.piece_at(from).map(|mover| {
+            if mover.kind() == PieceKind::King {
+                let c = mover.color();
+                keys[c.index()] = self.net.arch.key_of_point(palace_point(c, to));
+            }
+            (mover, from, to, pos.piece_at(to))
+        });
+        self.top += 1;
+        self.plies[self.top] = Ply { computed: [false; 2], keys, change };
+    }
+
+    /// Before a null move: the pieces stay.
+    #[inline]
+    pub fn push_null(&mut self) {
+        let keys = self.plies[self.top].keys;
+        self.top += 1;
+        self.plies[self.top] = Ply { computed: [false; 2], keys, change: None };
+    }
+
+    /// After a move or null move is unmade.
+    #[inline]
+    pub fn pop(&mut self) {
+        self.top -= 1;
+    }
+
+    /// The evaluation of `pos`, the position at the top of the path, from the side to move's view.
+    #[inline]
+    pub fn evaluate(&mut self, pos: &Position) -> i32 {
+        self.bring_up(pos, Color::Red);
+        self.bring_up(pos, Color::Black);
+        let h = self.net.arch.hidden;
+        let at = 2 * self.top * h;
+        let (red, black) = self.acc[at..at + 2 * h].split_at(h);
+        let (us, them) = if pos.side_to_move() == Color::Red { (red, black) } else { (black, red) };
+        self.net.output(us, them, self.net.arch.output_bucket(pos))
+    }
+
+    /// Makes `persp`'s accumulator of the top ply current.
+    #[inline]
+    fn bring_up(&mut self, pos: &Position, persp: Color) {
+        let p = persp.index();
+        if self.plies[self.top].computed[p] {
+            return;
+        }
+        let mut i = self.top;
+        while !self.plies[i].computed[p] {
+            // The root is always computed, so `i` stays above 0 here.
+            if self.plies[i - 1].keys[p] != self.plies[i].keys[p] {
+                let h = self.net.arch.hidden;
+                let at = (2 * self.top + p) * h;
+                self.finny.refresh(self.net, pos, persp, self.plies[self.top].keys[p], &mut self.acc[at..at + h]);
+                self.plies[self.top].computed[p] = true;
+                return;
+            }
+            i -= 1;
+        }
+        for ply in i + 1..=self.top {
+            self.step(ply, persp);
+            self.plies[ply].computed[p] = true;
+        }
+    }
+
+    /// Computes `persp`'s accumulator of `ply` from the ply below (same king key).
+    #[inline]
+    fn step(&mut self, ply: usize, persp: Color) {
+        let (net, h, p) = (self.net, self.net.arch.hidden, persp.index());
+        let (below, above) = self.acc.split_at_mut(2 * ply * h);
+        let old = &below[(2 * (ply - 1) + p) * h..(2 * (ply - 1) + p + 1) * h];
+        let new = &mut above[p * h..(p + 1) * h];
+        let Some((mover, from, to, captured)) = self.plies[ply].change else {
+            new.copy_from_slice(old);
+            return;
+        };
+        let key = self.plies[ply].keys[p];
+        let column = |piece: Piece, sq: Square| net.column(net.arch.index(key, persp, piece, sq));
+        let (sub, add) = (column(mover, from), column(mover, to));
+        match captured {
+            None => net.simd.sub_add(old, new, sub, add),
+            Some(c) => net.simd.sub_sub_add(old, new, sub, column(c, to), add),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::tests::{random_arch_net, test_archs};
+    use super::*;
+    use crate::board::testing::random_games;
+
+    #[test]
+    fn every_move_evaluates_as_from_scratch() {
+        // Every legal move (captures and general moves included) of positions along random
+        // games, against the evaluation of the position it reaches from scratch.
+        for arch in test_archs() {
+            let net = random_arch_net(arch, 11);
+            random_games(5, 3, 100, |pos, moves, _, _| {
+                let mut stack = AccumulatorStack::new(&net, pos, 2);
+                for &m in moves.iter() {
+                    stack.push_move(pos, m);
+                    let mut next = pos.clone();
+                    next.make_move(m);
+                    assert_eq!(stack.evaluate(&next), net.evaluate_position(&next), "{arch:?} {} {m}", pos.to_fen());
+                    stack.pop();
+                }
+            });
+        }
+    }
+}
