@@ -9,10 +9,6 @@ use super::finny::Finny;
 use super::{KingKey, Network};
 use crate::board::{Color, Move, Piece, PieceKind, Position, Square};
 
-/// What a ply changed: the mover, its from and to points and the piece it captured; `None`
-/// for a null move.
-type Change = Option<(Piece, Square, Square, Option<Piece>)>;
-
 /// One ply of the path.
 #[derive(Clone, Copy)]
 struct Ply {
@@ -20,8 +16,12 @@ struct Ply {
     computed: [bool; 2],
     /// Each perspective's king key in this ply's position.
     keys: [KingKey; 2],
-    /// The move that led here from the ply below (unused at the root).
-    change: Change,
+    /// What the move that led here changed, per perspective: the input columns to subtract
+    /// (the mover's old one, then a captured piece's) and to add (the mover's new one).
+    sub: [[u32; 2]; 2],
+    add: [u32; 2],
+    /// Columns to subtract: 0 for a null move (unused at the root), 1, or 2 after a capture.
+    subs: u8,
 }
 
 /// A search thread's accumulators from the root to the current node: allocated once per
@@ -42,7 +42,7 @@ impl<'a> AccumulatorStack<'a> {
         let mut stack = AccumulatorStack {
             net,
             acc: vec![0; (max_height + 1) * 2 * net.arch.hidden],
-            plies: vec![Ply { computed: [true; 2], keys, change: None }; max_height + 1],
+            plies: vec![Ply { computed: [true; 2], keys, sub: [[0; 2]; 2], add: [0; 2], subs: 0 }; max_height + 1],
             top: 0,
             finny: Finny::new(net),
         };
@@ -54,20 +54,29 @@ impl<'a> AccumulatorStack<'a> {
         stack
     }
 
-    /// Before `m` is made in `pos`: records the change.
+    /// Before `m` is made in `pos`: records the columns it changes.
     #[inline]
     pub fn push_move(&mut self, pos: &Position, m: Move) {
-        let (from, to) = (m.from(), m.to());
+        let Some(mover) = pos.piece_at(m.from()) else {
+            // Not a move of this position (the search never plays one): nothing changes.
+            return self.push_null();
+        };
+        let (from, to, arch) = (m.from(), m.to(), &self.net.arch);
         let mut keys = self.plies[self.top].keys;
-        let change = pos.piece_at(from).map(|mover| {
-            if mover.kind() == PieceKind::King {
-                let c = mover.color();
-                keys[c.index()] = self.net.arch.key_of_point(palace_point(c, to));
-            }
-            (mover, from, to, pos.piece_at(to))
-        });
+        if mover.kind() == PieceKind::King {
+            keys[mover.color().index()] = arch.key_of_point(palace_point(mover.color(), to));
+        }
+        let captured = pos.piece_at(to);
+        let mut ply =
+            Ply { computed: [false; 2], keys, sub: [[0; 2]; 2], add: [0; 2], subs: 1 + captured.is_some() as u8 };
+        for persp in [Color::Red, Color::Black] {
+            let (p, key) = (persp.index(), keys[persp.index()]);
+            let column = |piece: Piece, sq: Square| arch.index(key, persp, piece, sq) as u32;
+            ply.sub[p] = [column(mover, from), captured.map_or(0, |c| column(c, to))];
+            ply.add[p] = column(mover, to);
+        }
         self.top += 1;
-        self.plies[self.top] = Ply { computed: [false; 2], keys, change };
+        self.plies[self.top] = ply;
     }
 
     /// Before a null move: the pieces stay.
@@ -75,7 +84,7 @@ impl<'a> AccumulatorStack<'a> {
     pub fn push_null(&mut self) {
         let keys = self.plies[self.top].keys;
         self.top += 1;
-        self.plies[self.top] = Ply { computed: [false; 2], keys, change: None };
+        self.plies[self.top] = Ply { computed: [false; 2], keys, sub: [[0; 2]; 2], add: [0; 2], subs: 0 };
     }
 
     /// After a move or null move is unmade.
@@ -126,18 +135,20 @@ impl<'a> AccumulatorStack<'a> {
     fn step(&mut self, ply: usize, persp: Color) {
         let (net, h, p) = (self.net, self.net.arch.hidden, persp.index());
         let (below, above) = self.acc.split_at_mut(2 * ply * h);
-        let old = &below[(2 * (ply - 1) + p) * h..(2 * (ply - 1) + p + 1) * h];
-        let new = &mut above[p * h..(p + 1) * h];
-        let Some((mover, from, to, captured)) = self.plies[ply].change else {
-            new.copy_from_slice(old);
-            return;
-        };
-        let key = self.plies[ply].keys[p];
-        let column = |piece: Piece, sq: Square| net.column(net.arch.index(key, persp, piece, sq));
-        let (sub, add) = (column(mover, from), column(mover, to));
-        match captured {
-            None => net.simd.sub_add(old, new, sub, add),
-            Some(c) => net.simd.sub_sub_add(old, new, sub, column(c, to), add),
+        let old = &below[(2 * (ply - 1) + p) * h..][..h];
+        let new = &mut above[p * h..][..h];
+        let change = &self.plies[ply];
+        let (sub, add) = (change.sub[p], change.add[p] as usize);
+        match change.subs {
+            0 => new.copy_from_slice(old),
+            1 => net.simd.sub_add(old, new, net.column(sub[0] as usize), net.column(add)),
+            _ => net.simd.sub_sub_add(
+                old,
+                new,
+                net.column(sub[0] as usize),
+                net.column(sub[1] as usize),
+                net.column(add),
+            ),
         }
     }
 }

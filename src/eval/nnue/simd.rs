@@ -109,9 +109,9 @@ mod avx2 {
 
     #[target_feature(enable = "avx2")]
     pub unsafe fn add(acc: &mut [i16], w: &[i16]) {
-        for i in (0..acc.len()).step_by(LANES) {
+        for i in 0..acc.len() / LANES {
             for r in 0..4 {
-                let j = i + 16 * r;
+                let j = i * LANES + 16 * r;
                 store(acc, j, _mm256_add_epi16(load(acc, j), load(w, j)));
             }
         }
@@ -119,9 +119,9 @@ mod avx2 {
 
     #[target_feature(enable = "avx2")]
     pub unsafe fn sub(acc: &mut [i16], w: &[i16]) {
-        for i in (0..acc.len()).step_by(LANES) {
+        for i in 0..acc.len() / LANES {
             for r in 0..4 {
-                let j = i + 16 * r;
+                let j = i * LANES + 16 * r;
                 store(acc, j, _mm256_sub_epi16(load(acc, j), load(w, j)));
             }
         }
@@ -129,9 +129,9 @@ mod avx2 {
 
     #[target_feature(enable = "avx2")]
     pub unsafe fn sub_add(old: &[i16], new: &mut [i16], sub: &[i16], add: &[i16]) {
-        for i in (0..new.len()).step_by(LANES) {
+        for i in 0..new.len() / LANES {
             for r in 0..4 {
-                let j = i + 16 * r;
+                let j = i * LANES + 16 * r;
                 let v = _mm256_add_epi16(_mm256_sub_epi16(load(old, j), load(sub, j)), load(add, j));
                 store(new, j, v);
             }
@@ -140,9 +140,9 @@ mod avx2 {
 
     #[target_feature(enable = "avx2")]
     pub unsafe fn sub_sub_add(old: &[i16], new: &mut [i16], sub1: &[i16], sub2: &[i16], add: &[i16]) {
-        for i in (0..new.len()).step_by(LANES) {
+        for i in 0..new.len() / LANES {
             for r in 0..4 {
-                let j = i + 16 * r;
+                let j = i * LANES + 16 * r;
                 let v = _mm256_sub_epi16(_mm256_sub_epi16(load(old, j), load(sub1, j)), load(sub2, j));
                 store(new, j, _mm256_add_epi16(v, load(add, j)));
             }
@@ -150,25 +150,28 @@ mod avx2 {
     }
 
     /// Sixteen lanes at a time: clamp to 0..=QA, v·w in 16 bits (|v·w| ≤ 255·127 fits),
-    /// then `madd` multiplies by v again and adds pairs into 32-bit lanes. A lane sums
-    /// `len / 8` terms of at most 255²·127: below 2³¹ up to 2048 neurons. The lanes are
-    /// added in `i64`.
+    /// then `madd` multiplies by v again and adds pairs into 32-bit lanes. Each of the 8
+    /// lanes sums `len / 8` terms of at most 255²·127: below 2³¹ up to 2048 neurons. The
+    /// lanes are added in `i64`.
     #[target_feature(enable = "avx2")]
     pub unsafe fn screlu_dot(acc: &[i16], w: &[i16]) -> i64 {
         let zero = _mm256_setzero_si256();
         let qa = _mm256_set1_epi16(QA as i16);
         let mut sum = [_mm256_setzero_si256(); 2];
-        for i in (0..acc.len()).step_by(32) {
+        for i in 0..acc.len() / 32 {
             for (r, s) in sum.iter_mut().enumerate() {
-                let j = i + 16 * r;
+                let j = i * 32 + 16 * r;
                 let v = _mm256_min_epi16(_mm256_max_epi16(load(acc, j), zero), qa);
                 *s = _mm256_add_epi32(*s, _mm256_madd_epi16(_mm256_mullo_epi16(v, load(w, j)), v));
             }
         }
-        let mut lanes = [0i32; 16];
-        _mm256_storeu_si256(lanes.as_mut_ptr() as *mut __m256i, sum[0]);
-        _mm256_storeu_si256(lanes.as_mut_ptr().add(8) as *mut __m256i, sum[1]);
-        lanes.iter().map(|&l| l as i64).sum()
+        let both = _mm256_add_epi32(sum[0], sum[1]);
+        let wide = _mm256_add_epi64(
+            _mm256_cvtepi32_epi64(_mm256_castsi256_si128(both)),
+            _mm256_cvtepi32_epi64(_mm256_extracti128_si256(both, 1)),
+        );
+        let half = _mm_add_epi64(_mm256_castsi256_si128(wide), _mm256_extracti128_si256(wide, 1));
+        _mm_cvtsi128_si64(half) + _mm_extract_epi64(half, 1)
     }
 }
 
