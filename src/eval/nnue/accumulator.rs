@@ -6,7 +6,7 @@
 
 use super::arch::palace_point;
 use super::finny::Finny;
-use super::{KingKey, Network};
+use super::{KingKey, Network, Simd};
 use crate::board::{Color, Move, Piece, PieceKind, Position, Square};
 
 /// One ply of the path.
@@ -28,6 +28,10 @@ struct Ply {
 /// search, nothing per node.
 pub struct AccumulatorStack<'a> {
     net: &'a Network,
+    /// The net's input columns, hidden width and loops, kept at hand for `step`.
+    w1: &'a [i16],
+    hidden: usize,
+    simd: Simd,
     /// Accumulators, `(ply × 2 + perspective) × hidden`.
     acc: Vec<i16>,
     plies: Vec<Ply>,
@@ -41,6 +45,9 @@ impl<'a> AccumulatorStack<'a> {
         let keys = [net.arch.king_key(root, Color::Red), net.arch.king_key(root, Color::Black)];
         let mut stack = AccumulatorStack {
             net,
+            w1: &net.w1,
+            hidden: net.arch.hidden,
+            simd: net.simd,
             acc: vec![0; (max_height + 1) * 2 * net.arch.hidden],
             plies: vec![Ply { computed: [true; 2], keys, sub: [[0; 2]; 2], add: [0; 2], subs: 0 }; max_height + 1],
             top: 0,
@@ -109,10 +116,17 @@ impl<'a> AccumulatorStack<'a> {
     #[inline]
     fn bring_up(&mut self, pos: &Position, persp: Color) {
         let p = persp.index();
-        if self.plies[self.top].computed[p] {
+        let top = self.top;
+        if self.plies[top].computed[p] {
             return;
         }
-        let mut i = self.top;
+        // The common case: the parent is current and the general kept its key.
+        if self.plies[top - 1].computed[p] && self.plies[top - 1].keys[p] == self.plies[top].keys[p] {
+            self.step(top, persp);
+            self.plies[top].computed[p] = true;
+            return;
+        }
+        let mut i = top;
         while !self.plies[i].computed[p] {
             // The root is always computed, so `i` stays above 0 here.
             if self.plies[i - 1].keys[p] != self.plies[i].keys[p] {
@@ -131,24 +145,19 @@ impl<'a> AccumulatorStack<'a> {
     }
 
     /// Computes `persp`'s accumulator of `ply` from the ply below (same king key).
-    #[inline]
+    #[inline(always)]
     fn step(&mut self, ply: usize, persp: Color) {
-        let (net, h, p) = (self.net, self.net.arch.hidden, persp.index());
-        let (below, above) = self.acc.split_at_mut(2 * ply * h);
-        let old = &below[(2 * (ply - 1) + p) * h..][..h];
-        let new = &mut above[p * h..][..h];
+        let (h, p, w1) = (self.hidden, persp.index(), self.w1);
+        let at = (2 * ply + p) * h;
+        let (below, above) = self.acc.split_at_mut(at);
+        let (old, new) = (&below[at - 2 * h..at - h], &mut above[..h]);
         let change = &self.plies[ply];
-        let (sub, add) = (change.sub[p], change.add[p] as usize);
+        let column = |i: u32| &w1[i as usize * h..][..h];
+        let (sub, add) = (change.sub[p], column(change.add[p]));
         match change.subs {
             0 => new.copy_from_slice(old),
-            1 => net.simd.sub_add(old, new, net.column(sub[0] as usize), net.column(add)),
-            _ => net.simd.sub_sub_add(
-                old,
-                new,
-                net.column(sub[0] as usize),
-                net.column(sub[1] as usize),
-                net.column(add),
-            ),
+            1 => self.simd.sub_add(old, new, column(sub[0]), add),
+            _ => self.simd.sub_sub_add(old, new, column(sub[0]), column(sub[1]), add),
         }
     }
 }

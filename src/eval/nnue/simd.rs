@@ -92,10 +92,10 @@ mod avx2 {
     use super::{LANES, QA};
     use std::arch::x86_64::*;
 
-    // SAFETY (every load and store below): the callers pass slices of one length, a multiple
-    // of `LANES` (`Arch` allows only such widths and `debug_assert`s check it), so each
-    // 16-lane access at `i + 16·r` with `i + LANES ≤ len` stays inside them; `loadu`/`storeu`
-    // have no alignment requirement.
+    // SAFETY (every load and store below): the callers pass slices of length `N` (the
+    // `by_width!` dispatch matches the length), a multiple of `LANES`, so each 16-lane access
+    // below `N` stays inside them; `loadu`/`storeu` have no alignment requirement. `N` is a
+    // constant so that each width's loop is unrolled.
 
     #[inline(always)]
     unsafe fn load(s: &[i16], i: usize) -> __m256i {
@@ -108,8 +108,8 @@ mod avx2 {
     }
 
     #[target_feature(enable = "avx2")]
-    pub unsafe fn add(acc: &mut [i16], w: &[i16]) {
-        for i in 0..acc.len() / LANES {
+    pub unsafe fn add<const N: usize>(acc: &mut [i16], w: &[i16]) {
+        for i in 0..N / LANES {
             for r in 0..4 {
                 let j = i * LANES + 16 * r;
                 store(acc, j, _mm256_add_epi16(load(acc, j), load(w, j)));
@@ -118,8 +118,8 @@ mod avx2 {
     }
 
     #[target_feature(enable = "avx2")]
-    pub unsafe fn sub(acc: &mut [i16], w: &[i16]) {
-        for i in 0..acc.len() / LANES {
+    pub unsafe fn sub<const N: usize>(acc: &mut [i16], w: &[i16]) {
+        for i in 0..N / LANES {
             for r in 0..4 {
                 let j = i * LANES + 16 * r;
                 store(acc, j, _mm256_sub_epi16(load(acc, j), load(w, j)));
@@ -128,8 +128,8 @@ mod avx2 {
     }
 
     #[target_feature(enable = "avx2")]
-    pub unsafe fn sub_add(old: &[i16], new: &mut [i16], sub: &[i16], add: &[i16]) {
-        for i in 0..new.len() / LANES {
+    pub unsafe fn sub_add<const N: usize>(old: &[i16], new: &mut [i16], sub: &[i16], add: &[i16]) {
+        for i in 0..N / LANES {
             for r in 0..4 {
                 let j = i * LANES + 16 * r;
                 let v = _mm256_add_epi16(_mm256_sub_epi16(load(old, j), load(sub, j)), load(add, j));
@@ -139,8 +139,8 @@ mod avx2 {
     }
 
     #[target_feature(enable = "avx2")]
-    pub unsafe fn sub_sub_add(old: &[i16], new: &mut [i16], sub1: &[i16], sub2: &[i16], add: &[i16]) {
-        for i in 0..new.len() / LANES {
+    pub unsafe fn sub_sub_add<const N: usize>(old: &[i16], new: &mut [i16], sub1: &[i16], sub2: &[i16], add: &[i16]) {
+        for i in 0..N / LANES {
             for r in 0..4 {
                 let j = i * LANES + 16 * r;
                 let v = _mm256_sub_epi16(_mm256_sub_epi16(load(old, j), load(sub1, j)), load(sub2, j));
@@ -154,11 +154,11 @@ mod avx2 {
     /// lanes sums `len / 8` terms of at most 255²·127: below 2³¹ up to 2048 neurons. The
     /// lanes are added in `i64`.
     #[target_feature(enable = "avx2")]
-    pub unsafe fn screlu_dot(acc: &[i16], w: &[i16]) -> i64 {
+    pub unsafe fn screlu_dot<const N: usize>(acc: &[i16], w: &[i16]) -> i64 {
         let zero = _mm256_setzero_si256();
         let qa = _mm256_set1_epi16(QA as i16);
         let mut sum = [_mm256_setzero_si256(); 2];
-        for i in 0..acc.len() / 32 {
+        for i in 0..N / 32 {
             for (r, s) in sum.iter_mut().enumerate() {
                 let j = i * 32 + 16 * r;
                 let v = _mm256_min_epi16(_mm256_max_epi16(load(acc, j), zero), qa);
@@ -176,17 +176,32 @@ mod avx2 {
 }
 
 // SAFETY (every `unsafe` call below): `Simd::Avx2` exists only when `Simd::detect` found the
-// CPU has AVX2, which is all `target_feature` requires; the slice lengths are checked by the
-// `debug_assert`s and guaranteed by `Arch` (widths are multiples of `LANES`).
+// CPU has AVX2, which is all `target_feature` requires; `by_width!` calls a kernel of width
+// `N` only when the slice it matches has length `N`, and each method asserts first that all
+// its slices have one length (a few compares per call, against reading out of bounds).
+
+/// Calls the AVX2 kernel `f` compiled for the hidden width `len` (one of `HIDDEN_SIZES`),
+/// else the portable one.
+macro_rules! by_width {
+    ($len:expr, $f:ident($($arg:expr),*)) => {
+        match $len {
+            256 => unsafe { avx2::$f::<256>($($arg),*) },
+            512 => unsafe { avx2::$f::<512>($($arg),*) },
+            768 => unsafe { avx2::$f::<768>($($arg),*) },
+            1024 => unsafe { avx2::$f::<1024>($($arg),*) },
+            _ => portable::$f($($arg),*),
+        }
+    };
+}
 
 impl Simd {
     /// `acc += w`.
     #[inline(always)]
     pub fn add(self, acc: &mut [i16], w: &[i16]) {
-        debug_assert!(acc.len() == w.len() && acc.len() % LANES == 0);
+        assert!(acc.len() == w.len(), "one width");
         match self {
             #[cfg(target_arch = "x86_64")]
-            Simd::Avx2 => unsafe { avx2::add(acc, w) },
+            Simd::Avx2 => by_width!(acc.len(), add(acc, w)),
             Simd::Portable => portable::add(acc, w),
         }
     }
@@ -194,10 +209,10 @@ impl Simd {
     /// `acc −= w`.
     #[inline(always)]
     pub fn sub(self, acc: &mut [i16], w: &[i16]) {
-        debug_assert!(acc.len() == w.len() && acc.len() % LANES == 0);
+        assert!(acc.len() == w.len(), "one width");
         match self {
             #[cfg(target_arch = "x86_64")]
-            Simd::Avx2 => unsafe { avx2::sub(acc, w) },
+            Simd::Avx2 => by_width!(acc.len(), sub(acc, w)),
             Simd::Portable => portable::sub(acc, w),
         }
     }
@@ -205,11 +220,10 @@ impl Simd {
     /// `new = old − sub + add`.
     #[inline(always)]
     pub fn sub_add(self, old: &[i16], new: &mut [i16], sub: &[i16], add: &[i16]) {
-        debug_assert!(old.len() == new.len() && sub.len() == new.len() && add.len() == new.len());
-        debug_assert!(new.len() % LANES == 0);
+        assert!(old.len() == new.len() && sub.len() == new.len() && add.len() == new.len(), "one width");
         match self {
             #[cfg(target_arch = "x86_64")]
-            Simd::Avx2 => unsafe { avx2::sub_add(old, new, sub, add) },
+            Simd::Avx2 => by_width!(new.len(), sub_add(old, new, sub, add)),
             Simd::Portable => portable::sub_add(old, new, sub, add),
         }
     }
@@ -217,11 +231,11 @@ impl Simd {
     /// `new = old − sub1 − sub2 + add`.
     #[inline(always)]
     pub fn sub_sub_add(self, old: &[i16], new: &mut [i16], sub1: &[i16], sub2: &[i16], add: &[i16]) {
-        debug_assert!(old.len() == new.len() && sub1.len() == new.len() && sub2.len() == new.len());
-        debug_assert!(add.len() == new.len() && new.len() % LANES == 0);
+        let n = new.len();
+        assert!(old.len() == n && sub1.len() == n && sub2.len() == n && add.len() == n, "one width");
         match self {
             #[cfg(target_arch = "x86_64")]
-            Simd::Avx2 => unsafe { avx2::sub_sub_add(old, new, sub1, sub2, add) },
+            Simd::Avx2 => by_width!(new.len(), sub_sub_add(old, new, sub1, sub2, add)),
             Simd::Portable => portable::sub_sub_add(old, new, sub1, sub2, add),
         }
     }
@@ -229,10 +243,10 @@ impl Simd {
     /// Σ clamp(acc, 0, QA)² · w.
     #[inline(always)]
     pub fn screlu_dot(self, acc: &[i16], w: &[i16]) -> i64 {
-        debug_assert!(acc.len() == w.len() && acc.len() % LANES == 0);
+        assert!(acc.len() == w.len(), "one width");
         match self {
             #[cfg(target_arch = "x86_64")]
-            Simd::Avx2 => unsafe { avx2::screlu_dot(acc, w) },
+            Simd::Avx2 => by_width!(acc.len(), screlu_dot(acc, w)),
             Simd::Portable => portable::screlu_dot(acc, w),
         }
     }
