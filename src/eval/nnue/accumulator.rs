@@ -103,17 +103,47 @@ impl<'a> AccumulatorStack<'a> {
     /// The evaluation of `pos`, the position at the top of the path, from the side to move's view.
     #[inline]
     pub fn evaluate(&mut self, pos: &Position) -> i32 {
-        self.bring_up(pos, Color::Red);
-        self.bring_up(pos, Color::Black);
-        let h = self.net.arch.hidden;
-        let at = 2 * self.top * h;
+        let top = self.top;
+        if self.plies[top].computed != [true; 2] {
+            // The common case, inline: the parent is current and neither general changed key.
+            let (parent, ply) = (&self.plies[top - 1], &self.plies[top]);
+            if parent.computed == [true; 2] && parent.keys == ply.keys {
+                self.step_both(top);
+            } else {
+                self.bring_up(pos, Color::Red);
+                self.bring_up(pos, Color::Black);
+            }
+        }
+        let h = self.hidden;
+        let at = 2 * top * h;
         let (red, black) = self.acc[at..at + 2 * h].split_at(h);
         let (us, them) = if pos.side_to_move() == Color::Red { (red, black) } else { (black, red) };
         self.net.output(us, them, self.net.arch.output_bucket(pos))
     }
 
-    /// Makes `persp`'s accumulator of the top ply current.
-    #[inline]
+    /// Computes both perspectives' accumulators of `ply` from the ply below (same keys).
+    #[inline(always)]
+    fn step_both(&mut self, ply: usize) {
+        let (h, w1, simd) = (self.hidden, self.w1, self.simd);
+        let at = 2 * ply * h;
+        let (below, above) = self.acc.split_at_mut(at);
+        let (old, new) = (&below[at - 2 * h..], &mut above[..2 * h]);
+        let change = &mut self.plies[ply];
+        let column = |i: u32| &w1[i as usize * h..][..h];
+        for (p, (old, new)) in old.chunks_exact(h).zip(new.chunks_exact_mut(h)).enumerate() {
+            let (sub, add) = (change.sub[p], column(change.add[p]));
+            match change.subs {
+                0 => new.copy_from_slice(old),
+                1 => simd.sub_add(old, new, column(sub[0]), add),
+                _ => simd.sub_sub_add(old, new, column(sub[0]), column(sub[1]), add),
+            }
+        }
+        change.computed = [true; 2];
+    }
+
+    /// Makes `persp`'s accumulator of the top ply current: steps up from its last computed
+    /// ancestor, or a cached refresh when its general changed key on the way.
+    #[inline(never)]
     fn bring_up(&mut self, pos: &Position, persp: Color) {
         let p = persp.index();
         let top = self.top;
