@@ -110,8 +110,7 @@ impl<'a> AccumulatorStack<'a> {
             if parent.computed == [true; 2] && parent.keys == ply.keys {
                 self.step_both(top);
             } else {
-                self.bring_up(pos, Color::Red);
-                self.bring_up(pos, Color::Black);
+                self.catch_up(pos);
             }
         }
         let h = self.hidden;
@@ -124,36 +123,65 @@ impl<'a> AccumulatorStack<'a> {
     /// Computes both perspectives' accumulators of `ply` from the ply below (same keys).
     #[inline(always)]
     fn step_both(&mut self, ply: usize) {
-        let (h, w1, simd) = (self.hidden, self.w1, self.simd);
-        let at = 2 * ply * h;
+        match self.hidden {
+            256 => self.step_both_n::<256>(ply),
+            512 => self.step_both_n::<512>(ply),
+            768 => self.step_both_n::<768>(ply),
+            _ => self.step_both_n::<1024>(ply),
+        }
+    }
+
+    /// `step_both` at the width `H` (`Arch` allows only `HIDDEN_SIZES`), so that the slices
+    /// become arrays and the loops know their length.
+    #[inline(always)]
+    fn step_both_n<const H: usize>(&mut self, ply: usize) {
+        let (w1, simd) = (self.w1, self.simd);
+        let at = 2 * ply * H;
         let (below, above) = self.acc.split_at_mut(at);
-        let (old, new) = (&below[at - 2 * h..], &mut above[..2 * h]);
         let change = &mut self.plies[ply];
-        let column = |i: u32| &w1[i as usize * h..][..h];
-        for (p, (old, new)) in old.chunks_exact(h).zip(new.chunks_exact_mut(h)).enumerate() {
+        let column = |i: u32| -> &[i16; H] { w1[i as usize * H..][..H].try_into().expect("H wide") };
+        let (new_red, new_black) = above[..2 * H].split_at_mut(H);
+        let old = [&below[at - 2 * H..at - H], &below[at - H..]];
+        for (p, new) in [new_red, new_black].into_iter().enumerate() {
+            let old: &[i16; H] = old[p].try_into().expect("H wide");
+            let new: &mut [i16; H] = new.try_into().expect("H wide");
             let (sub, add) = (change.sub[p], column(change.add[p]));
             match change.subs {
                 0 => new.copy_from_slice(old),
-                1 => simd.sub_add(old, new, column(sub[0]), add),
-                _ => simd.sub_sub_add(old, new, column(sub[0]), column(sub[1]), add),
+                1 => simd.sub_add_n(old, new, column(sub[0]), add),
+                _ => simd.sub_sub_add_n(old, new, column(sub[0]), column(sub[1]), add),
             }
         }
         change.computed = [true; 2];
     }
 
+    /// Makes the top ply's accumulators current when the one-step case does not apply: both
+    /// step up together from the last fully computed ancestor when neither general changed
+    /// key on the way, else each perspective on its own (`bring_up`).
+    #[inline(never)]
+    fn catch_up(&mut self, pos: &Position) {
+        let top = self.top;
+        let mut i = top;
+        // The root is always computed, so `i` stays above 0 in the loop.
+        while self.plies[i].computed != [true; 2] {
+            if self.plies[i - 1].keys != self.plies[i].keys {
+                self.bring_up(pos, Color::Red);
+                self.bring_up(pos, Color::Black);
+                return;
+            }
+            i -= 1;
+        }
+        for ply in i + 1..=top {
+            self.step_both(ply);
+        }
+    }
+
     /// Makes `persp`'s accumulator of the top ply current: steps up from its last computed
     /// ancestor, or a cached refresh when its general changed key on the way.
-    #[inline(never)]
     fn bring_up(&mut self, pos: &Position, persp: Color) {
         let p = persp.index();
         let top = self.top;
         if self.plies[top].computed[p] {
-            return;
-        }
-        // The common case: the parent is current and the general kept its key.
-        if self.plies[top - 1].computed[p] && self.plies[top - 1].keys[p] == self.plies[top].keys[p] {
-            self.step(top, persp);
-            self.plies[top].computed[p] = true;
             return;
         }
         let mut i = top;

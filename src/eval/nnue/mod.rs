@@ -157,9 +157,23 @@ impl Network {
     /// other half `them` and the output bucket.
     #[inline]
     pub fn output(&self, us: &[i16], them: &[i16], bucket: usize) -> i32 {
-        let h = self.arch.hidden;
-        let w = &self.w2[bucket * 2 * h..(bucket + 1) * 2 * h];
-        let sum = self.simd.screlu_dot(us, &w[..h]) + self.simd.screlu_dot(them, &w[h..]);
+        match self.arch.hidden {
+            256 => self.output_n::<256>(us, them, bucket),
+            512 => self.output_n::<512>(us, them, bucket),
+            768 => self.output_n::<768>(us, them, bucket),
+            _ => self.output_n::<1024>(us, them, bucket),
+        }
+    }
+
+    /// `output` at the width `H` (`Arch` allows only `HIDDEN_SIZES`): the slices become arrays.
+    #[inline(always)]
+    fn output_n<const H: usize>(&self, us: &[i16], them: &[i16], bucket: usize) -> i32 {
+        fn array<const H: usize>(s: &[i16]) -> &[i16; H] {
+            s.try_into().expect("H wide")
+        }
+        let w = &self.w2[bucket * 2 * H..][..2 * H];
+        let (us, them, own, other) = (array::<H>(us), array::<H>(them), array::<H>(&w[..H]), array::<H>(&w[H..]));
+        let sum = self.simd.screlu_dot_n(us, own) + self.simd.screlu_dot_n(them, other);
         let out = sum / QA as i64 + self.b2[bucket] as i64;
         (out * self.scale as i64 / (QA * QB) as i64) as i32
     }

@@ -240,6 +240,46 @@ impl Simd {
         }
     }
 
+    /// `new = old − sub + add` at a width known when compiling (no length checks).
+    #[inline(always)]
+    pub fn sub_add_n<const N: usize>(self, old: &[i16; N], new: &mut [i16; N], sub: &[i16; N], add: &[i16; N]) {
+        match self {
+            // SAFETY: as above; the array types make every length `N`.
+            #[cfg(target_arch = "x86_64")]
+            Simd::Avx2 => unsafe { avx2::sub_add::<N>(old, new, sub, add) },
+            Simd::Portable => portable::sub_add(old, new, sub, add),
+        }
+    }
+
+    /// `new = old − sub1 − sub2 + add` at a width known when compiling (no length checks).
+    #[inline(always)]
+    pub fn sub_sub_add_n<const N: usize>(
+        self,
+        old: &[i16; N],
+        new: &mut [i16; N],
+        sub1: &[i16; N],
+        sub2: &[i16; N],
+        add: &[i16; N],
+    ) {
+        match self {
+            // SAFETY: as above; the array types make every length `N`.
+            #[cfg(target_arch = "x86_64")]
+            Simd::Avx2 => unsafe { avx2::sub_sub_add::<N>(old, new, sub1, sub2, add) },
+            Simd::Portable => portable::sub_sub_add(old, new, sub1, sub2, add),
+        }
+    }
+
+    /// Σ clamp(acc, 0, QA)² · w at a width known when compiling (no length checks).
+    #[inline(always)]
+    pub fn screlu_dot_n<const N: usize>(self, acc: &[i16; N], w: &[i16; N]) -> i64 {
+        match self {
+            // SAFETY: as above; the array types make every length `N`.
+            #[cfg(target_arch = "x86_64")]
+            Simd::Avx2 => unsafe { avx2::screlu_dot::<N>(acc, w) },
+            Simd::Portable => portable::screlu_dot(acc, w),
+        }
+    }
+
     /// Σ clamp(acc, 0, QA)² · w.
     #[inline(always)]
     pub fn screlu_dot(self, acc: &[i16], w: &[i16]) -> i64 {
