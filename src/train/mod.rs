@@ -140,8 +140,28 @@ struct Grad {
     hidden: [Vec<f32>; 2],
 }
 
-/// Adds the gradient of the samples `order[range]` into `g`.
+/// Adds the gradient of the samples `order[range]` into `g`, with the float loops compiled
+/// for AVX2 where the CPU has it (checked once per process; the same sums in the same order,
+/// so the same results: Rust does not fuse multiplies and adds on its own).
 fn work(shared: &Shared, data: &Data, cfg: &Config, range: (usize, usize), g: &mut Grad) {
+    #[cfg(target_arch = "x86_64")]
+    if crate::eval::nnue::Simd::detect() != crate::eval::nnue::Simd::Portable {
+        // SAFETY: `Simd::detect` found AVX2 on this CPU, all `target_feature` requires.
+        return unsafe { work_avx2(shared, data, cfg, range, g) };
+    }
+    work_portable(shared, data, cfg, range, g)
+}
+
+/// `work` compiled for AVX2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn work_avx2(shared: &Shared, data: &Data, cfg: &Config, range: (usize, usize), g: &mut Grad) {
+    work_portable(shared, data, cfg, range, g)
+}
+
+/// `work` for the target's baseline.
+#[inline(always)]
+fn work_portable(shared: &Shared, data: &Data, cfg: &Config, range: (usize, usize), g: &mut Grad) {
     let mut loss = 0.0f64;
     for &i in &shared.order[range.0..range.1] {
         let s = &data.train[i as usize];

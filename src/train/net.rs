@@ -211,7 +211,7 @@ impl FloatNet {
 
     /// The raw output `o` of a sample and both halves' hidden pre-activations, from the folded
     /// columns.
-    #[inline]
+    #[inline(always)]
     pub(super) fn forward(&self, folded: &[f32], s: &Sample, mirror: bool, h: &mut [Vec<f32>; 2]) -> f32 {
         let n = self.arch.hidden;
         let bucket = s.bucket(&self.arch);
@@ -244,7 +244,7 @@ impl FloatNet {
 
     /// Adds the gradient of one sample's loss into `g` (real rows: the folded columns'
     /// gradient); returns the loss. `h` is scratch space of two hidden layers.
-    #[inline]
+    #[inline(always)]
     pub(super) fn backprop(
         &self,
         folded: &[f32],
