@@ -1,7 +1,7 @@
 //! Criterion benches: fixed-depth searches (one thread, 16 MB, table cleared) and evaluation.
 
 use chuhe::board::Position;
-use chuhe::eval::nnue::DEFAULT;
+use chuhe::eval::nnue::{AccumulatorStack, DEFAULT};
 use chuhe::eval::{evaluate, Evaluator};
 use chuhe::search::{Engine, Limits};
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
@@ -35,16 +35,22 @@ fn eval(c: &mut Criterion) {
     for (name, fen, _) in POSITIONS {
         let pos = Position::from_fen(fen).unwrap();
         c.bench_function(&format!("evaluate/{name}"), |b| b.iter(|| evaluate(black_box(&pos))));
-        // The network: the output from a kept accumulator (what search pays per node), one
-        // move's update, and a refresh from scratch (only at the root).
+        // The network: the output from a kept accumulator, one move's lazy update and its
+        // evaluation (what search pays per node), and a refresh from scratch (only at the root).
         let net = &**DEFAULT;
         let acc = net.refresh(&pos);
-        let stm = pos.side_to_move();
-        c.bench_function(&format!("nnue_output/{name}"), |b| b.iter(|| net.evaluate(black_box(&acc), stm)));
+        c.bench_function(&format!("nnue_output/{name}"), |b| b.iter(|| net.evaluate(black_box(&acc), &pos)));
         let m = pos.legal_moves()[0];
-        let mut next = acc.clone();
+        let mut next = pos.clone();
+        next.make_move(m);
+        let mut stack = AccumulatorStack::new(net, &pos, 2);
         c.bench_function(&format!("nnue_update/{name}"), |b| {
-            b.iter(|| net.update(black_box(&acc), &mut next, black_box(&pos), m))
+            b.iter(|| {
+                stack.push_move(black_box(&pos), m);
+                let v = stack.evaluate(black_box(&next));
+                stack.pop();
+                v
+            })
         });
         c.bench_function(&format!("nnue_refresh/{name}"), |b| b.iter(|| net.refresh(black_box(&pos))));
     }

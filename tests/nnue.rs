@@ -37,47 +37,67 @@ struct Trained {
     net: PathBuf,
 }
 
-fn trained() -> &'static Trained {
-    static T: OnceLock<Trained> = OnceLock::new();
-    T.get_or_init(|| {
+/// The smoke data file (made once for all tests).
+fn data() -> &'static PathBuf {
+    static D: OnceLock<PathBuf> = OnceLock::new();
+    D.get_or_init(|| {
         let data = temp("smoke.bin");
         let gen =
             chuhe(&["datagen", "--out", data.to_str().unwrap(), "--games", "24", "--nodes", "300", "--seed", "5"]);
         stdout_of(&gen);
-        let net = temp("smoke.nnue");
-        let train = |out: &PathBuf| {
-            stdout_of(&chuhe(&[
-                "train",
-                "--data",
-                data.to_str().unwrap(),
-                "--out",
-                out.to_str().unwrap(),
-                "--epochs",
-                "6",
-                "--batch",
-                "256",
-                "--lr",
-                "0.003",
-                "--threads",
-                "2",
-                "--seed",
-                "3",
-                "--description",
-                "smoke test",
-            ]))
-        };
-        let report = train(&net);
-        // The same seed gives the same net, whatever the threads' timing.
-        let again = temp("smoke-again.nnue");
-        train(&again);
-        assert_eq!(std::fs::read(&net).unwrap(), std::fs::read(&again).unwrap(), "same seed, same net");
-        Trained { report, net }
+        data
     })
 }
 
-#[test]
-fn a_tiny_training_run_lowers_the_loss_and_writes_a_net_the_engine_runs() {
-    let t = trained();
+/// Trains `name` twice with `extra` flags and the same seed; both give the same bytes.
+fn train_twice(name: &str, extra: &[&str]) -> Trained {
+    let net = temp(&format!("{name}.nnue"));
+    let train = |out: &PathBuf| {
+        let mut args = vec![
+            "train",
+            "--data",
+            data().to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+            "--epochs",
+            "6",
+            "--batch",
+            "256",
+            "--lr",
+            "0.003",
+            "--threads",
+            "2",
+            "--seed",
+            "3",
+            "--description",
+            "smoke test",
+        ];
+        args.extend_from_slice(extra);
+        stdout_of(&chuhe(&args))
+    };
+    let report = train(&net);
+    // The same seed gives the same net, whatever the threads' timing.
+    let again = temp(&format!("{name}-again.nnue"));
+    train(&again);
+    assert_eq!(std::fs::read(&net).unwrap(), std::fs::read(&again).unwrap(), "same seed, same net");
+    Trained { report, net }
+}
+
+/// An architecture-1 net.
+fn trained() -> &'static Trained {
+    static T: OnceLock<Trained> = OnceLock::new();
+    T.get_or_init(|| train_twice("smoke", &[]))
+}
+
+/// An architecture-2 net: 512 hidden, 6 king buckets, 4 output buckets.
+fn trained_2() -> &'static Trained {
+    static T: OnceLock<Trained> = OnceLock::new();
+    T.get_or_init(|| train_twice("smoke-2", &["--hidden", "512", "--king-buckets", "6", "--output-buckets", "4"]))
+}
+
+/// The loss fell, the quantised net is the float net within rounding, and the engine loads
+/// the net and evaluates the start position as the trainer's integer net does.
+fn check_training_run(t: &Trained) {
     let before = number_after(&t.report, "loss before: training");
     let after = number_after(&t.report, "loss after:  training");
     assert!(after < before * 0.9, "the loss falls: {before} -> {after}\n{}", t.report);
@@ -99,6 +119,45 @@ fn a_tiny_training_run_lowers_the_loss_and_writes_a_net_the_engine_runs() {
         lines.iter().find(|l| l.starts_with("info string eval network ")).unwrap_or_else(|| panic!("{lines:?}"));
     assert!(network.contains("smoke test"), "{network}");
     assert_eq!(number_after(network, "network") as i32, integer, "{network}");
+}
+
+#[test]
+fn a_tiny_training_run_lowers_the_loss_and_writes_a_net_the_engine_runs() {
+    check_training_run(trained());
+}
+
+#[test]
+fn architecture_2_trains_and_runs_too() {
+    let t = trained_2();
+    assert!(t.report.contains("network 1260x6 -> 2x512 -> 4"), "{}", t.report);
+    check_training_run(t);
+    // A warm start from the architecture-1 net into a bucketed one begins where that net is.
+    let wide = temp("smoke-wide.nnue");
+    let one = trained();
+    let report = stdout_of(&chuhe(&[
+        "train",
+        "--data",
+        data().to_str().unwrap(),
+        "--out",
+        wide.to_str().unwrap(),
+        "--epochs",
+        "1",
+        "--from",
+        one.net.to_str().unwrap(),
+        "--king-buckets",
+        "3",
+        "--output-buckets",
+        "2",
+        "--threads",
+        "2",
+    ]));
+    let start = number_after(&report, "loss before: training");
+    let end_of_one = number_after(&one.report, "loss after:  training");
+    assert!((start - end_of_one).abs() < 0.1 * end_of_one, "{start} vs {end_of_one}\n{report}");
+    let refused = chuhe(&["train", "--data", "x.bin", "--out", "y.nnue", "--hidden", "300"]);
+    assert_eq!(refused.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&refused.stderr);
+    assert!(err.contains("hidden width 300") && err.lines().count() == 1, "{err}");
 }
 
 #[test]

@@ -4,7 +4,7 @@
 use super::args::{all_cores, data_files, loaded, sigmoid_scale};
 use super::Args;
 use crate::board::Position;
-use crate::eval::nnue::Network;
+use crate::eval::nnue::{Arch, Network};
 use crate::train::{self, Config, FloatNet};
 use std::time::Instant;
 
@@ -17,6 +17,7 @@ usage:
   chuhe train --data FILE... --out NET [--epochs N] [--batch B] [--lr R] [--final-lr F]
               [--lambda L] [--k K] [--threads T] [--seed S] [--limit N] [--from NET]
               [--description TEXT] [--no-mirror]
+              [--hidden H] [--king-buckets B] [--output-buckets O]
 
 options (--name VALUE or --name=VALUE):
   --data FILE...      datagen files: their quiet positions, one game in ten kept for
@@ -31,7 +32,15 @@ options (--name VALUE or --name=VALUE):
   --threads T         worker threads (default: every core)
   --seed S            seed of the initial weights, shuffles and mirroring (default 1)
   --limit N           use at most N positions (default: all)
-  --from NET          start from this net's weights (default: random weights)
+  --from NET          start from this net's weights (default: random weights); a net of
+                      one king bucket and one output also starts a wider or bucketed net
+  --hidden H          hidden neurons per perspective: 256, 512, 768 or 1024
+                      (default: the --from net's, else 256)
+  --king-buckets B    input sets by the general's palace point: 1 (none), 3 (by rank,
+                      files d and f mirrored), 6 (every point, d and f mirrored) or 9
+                      (every point) (default: the --from net's, else 1)
+  --output-buckets O  outputs by the count of rooks, horses and cannons, 1 to 8
+                      (default: the --from net's, else 1)
   --description TEXT  text stored in the net file's header, up to 28 characters
   --no-mirror         do not train on left-right mirrored positions
 
@@ -43,8 +52,23 @@ examples:
 ";
 
 /// Flags that take a value.
-const VALUED: &[&str] =
-    &["out", "epochs", "batch", "lr", "final-lr", "lambda", "k", "threads", "seed", "limit", "from", "description"];
+const VALUED: &[&str] = &[
+    "out",
+    "epochs",
+    "batch",
+    "lr",
+    "final-lr",
+    "lambda",
+    "k",
+    "threads",
+    "seed",
+    "limit",
+    "from",
+    "description",
+    "hidden",
+    "king-buckets",
+    "output-buckets",
+];
 
 /// Runs `chuhe train`.
 pub fn run(args: &[String]) -> Result<(), String> {
@@ -66,6 +90,13 @@ pub fn run(args: &[String]) -> Result<(), String> {
         seed: a.number("seed", 0, u64::MAX, Some(1))?,
         mirror: !a.flag("no-mirror"),
     };
+    let base = start.as_ref().map_or(Arch::ONE, |n| n.arch());
+    let arch = Arch::new(
+        a.number("hidden", 1, 65535, Some(base.hidden as u64))? as usize,
+        a.number("king-buckets", 1, 255, Some(base.king_buckets() as u64))? as usize,
+        a.number("output-buckets", 1, 255, Some(base.output_buckets as u64))? as usize,
+    )
+    .map_err(|e| format!("architecture: {e}"))?;
     let limit = a.number("limit", 1, u32::MAX as u64, Some(u32::MAX as u64))? as usize;
     let description = a.value("description").unwrap_or("chuhe train").to_string();
     if description.len() > 28 || !description.bytes().all(|b| b.is_ascii_graphic() || b == b' ') {
@@ -99,7 +130,12 @@ pub fn run(args: &[String]) -> Result<(), String> {
         cfg.seed,
         cfg.mirror
     );
-    let net = start.as_ref().map_or_else(|| FloatNet::random(cfg.seed), FloatNet::from_network);
+    let net = match &start {
+        None => FloatNet::random(arch, cfg.seed),
+        Some(n) if n.arch() == arch => FloatNet::from_network(n),
+        Some(n) => FloatNet::widened(n, arch, cfg.seed).map_err(|e| format!("--from: {e}"))?,
+    };
+    outln!("network {} ({})", arch.describe(), if start.is_some() { "from --from" } else { "random start" });
     let before = (net.loss(&data.train, &cfg), net.loss(&data.validation, &cfg));
     outln!("loss before: training {:.6} validation {:.6}", before.0, before.1);
     let trained = train::train(&data, &cfg, net, |e| {

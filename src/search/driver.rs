@@ -299,7 +299,7 @@ impl<'a> Worker<'a> {
 
     /// The static evaluation of the position at the top of the search path.
     #[inline]
-    pub fn static_eval(&self) -> i32 {
+    pub fn static_eval(&mut self) -> i32 {
         self.eval.evaluate(&self.pos)
     }
 

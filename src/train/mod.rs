@@ -1,52 +1,21 @@
 //! The network trainer behind `chuhe train` (`docs/training.md`, "Training a network").
 //!
-//! Floating point, the same architecture as `eval::nnue`: sparse inputs, SCReLU hidden layer,
-//! one output `o` whose `sigmoid(o)` is the side to move's expected score. The target blends
-//! the game result with the datagen search score, `λ·result + (1−λ)·sigmoid(score/K)`; the
-//! loss is the mean squared error. Adam over mini-batches split across threads, cosine
-//! learning-rate decay, one game in ten held back for validation, the best validation
-//! epoch kept; then `quantise` writes the engine's integer net (centipawns = o × K).
+//! Floating point, any `eval::nnue::Arch` (`net`): sparse inputs, SCReLU hidden layer, one
+//! output per output bucket whose `sigmoid(o)` is the side to move's expected score. The
+//! target blends the game result with the datagen search score,
+//! `λ·result + (1−λ)·sigmoid(score/K)`; the loss is the mean squared error. Adam over
+//! mini-batches split across a pool of worker threads started once per run, cosine
+//! learning-rate decay, one game in ten held back for validation, the best validation epoch
+//! kept; then `FloatNet::quantise` writes the engine's integer net (centipawns = o × K).
+
+mod net;
 
 use crate::board::zobrist::Rng;
-use crate::board::{Color, Piece, Position};
-use crate::eval::nnue::{self, Network, HIDDEN, INPUTS, MAX_OUTPUT_WEIGHT, QA, QB};
+use crate::board::Color;
+use crate::eval::nnue::Network;
 use crate::fit::{self, sigmoid, Adam, Epoch, Split};
-
-/// Input weights and biases are kept within ±CLIP: quantised, a bias and 32 columns of
-/// CLIP·QA stay inside an i16.
-const CLIP: f32 = 1.98;
-/// Output weights are kept within ±OUTPUT_CLIP: quantised, at most `MAX_OUTPUT_WEIGHT`.
-const OUTPUT_CLIP: f32 = MAX_OUTPUT_WEIGHT as f32 / QB as f32;
-/// Most pieces on a board.
-const MAX_FEATURES: usize = 32;
-/// Blocks of 90 points in the inputs: (own or enemy) × kind.
-const BLOCKS: usize = INPUTS / 90;
-/// Training-only inputs that share what an input's neighbours learn (the *factoriser*): its
-/// (side, kind) whatever the point, its (side, kind, rank) and its (side, kind, file). Each
-/// real input also turns these on; writing the net folds them into the real columns, so the
-/// engine's network is unchanged. A rarely seen point still gets its kind's value.
-const VIRTUAL: usize = BLOCKS + BLOCKS * 10 + BLOCKS * 9;
-/// Input rows the float net trains.
-const ROWS: usize = INPUTS + VIRTUAL;
-
-/// The training rows an input turns on: itself and its three shared rows.
-#[inline(always)]
-fn rows(feature: usize) -> [usize; 4] {
-    let (block, point) = (feature / 90, feature % 90);
-    [feature, INPUTS + block, INPUTS + BLOCKS + block * 10 + point / 9, INPUTS + BLOCKS * 11 + block * 9 + point % 9]
-}
-
-/// A training position: its active inputs from the side to move's view and the other's.
-#[derive(Clone)]
-pub struct Sample {
-    us: [u16; MAX_FEATURES],
-    them: [u16; MAX_FEATURES],
-    count: u8,
-    /// Game result for the side to move: 1, 0.5, 0.
-    result: f32,
-    /// Search score, centipawns, side to move's view.
-    score: f32,
-}
+pub use net::{FloatNet, Sample};
+use std::sync::{mpsc, Mutex, RwLock};
 
 impl Sample {
     /// A datagen record's sample: its result and score from the side to move's view.
@@ -54,22 +23,6 @@ impl Sample {
         let red = r.red_score();
         let result = if r.position.side_to_move() == Color::Red { red } else { 1.0 - red };
         Sample::new(&r.position, result, r.score as f32)
-    }
-
-    /// The sample of `pos` with its result and score (side to move's view).
-    pub fn new(pos: &Position, result: f32, score: f32) -> Sample {
-        let stm = pos.side_to_move();
-        let mut s = Sample { us: [0; MAX_FEATURES], them: [0; MAX_FEATURES], count: 0, result, score };
-        for color in [Color::Red, Color::Black] {
-            for (kind, sq) in pos.pieces(color) {
-                let piece = Piece::new(color, kind);
-                let i = s.count as usize;
-                s.us[i] = nnue::feature(stm, piece, sq) as u16;
-                s.them[i] = nnue::feature(stm.opp(), piece, sq) as u16;
-                s.count += 1;
-            }
-        }
-        s
     }
 }
 
@@ -87,198 +40,30 @@ pub fn fit_k(samples: &[Sample]) -> f32 {
     fit::fit_k(|k: f32| samples.iter().map(|s| (sigmoid(s.score / k) - s.result).powi(2) as f64).sum::<f64>())
 }
 
-/// The network in floating point.
-#[derive(Clone)]
-pub struct FloatNet {
-    /// Input columns, `INPUTS × HIDDEN`, column-major by input.
-    w1: Vec<f32>,
-    b1: Vec<f32>,
-    /// Output weights: side to move's half, then the other's.
-    w2: Vec<f32>,
-    b2: f32,
-}
-
-/// Gradients (same shape as the net) and the summed loss of a slice.
-struct Grad {
-    net: FloatNet,
-    loss: f64,
-}
-
 impl FloatNet {
-    /// Small random weights from `seed`.
-    pub fn random(seed: u64) -> FloatNet {
-        let mut rng = Rng::new(seed);
-        let mut uniform = |a: f32| ((rng.next_u64() >> 40) as f32 / (1u64 << 24) as f32 * 2.0 - 1.0) * a;
-        // Shared rows start at zero: at first every input is only itself.
-        let w1 = (0..ROWS * HIDDEN).map(|i| if i < INPUTS * HIDDEN { uniform(0.1) } else { 0.0 }).collect();
-        let b1 = (0..HIDDEN).map(|_| 0.1 + uniform(0.1)).collect();
-        let w2 = (0..2 * HIDDEN).map(|_| uniform(0.1)).collect();
-        FloatNet { w1, b1, w2, b2: 0.0 }
-    }
-
-    /// A quantised net's weights back in floating point (to train on from it).
-    pub fn from_network(net: &Network) -> FloatNet {
-        let (qa, qb) = (QA as f32, QB as f32);
-        FloatNet {
-            w1: net
-                .w1
-                .iter()
-                .flatten()
-                .map(|&w| w as f32 / qa)
-                .chain(std::iter::repeat_n(0.0, VIRTUAL * HIDDEN))
-                .collect(),
-            b1: net.b1.iter().map(|&w| w as f32 / qa).collect(),
-            w2: net.w2.iter().flatten().map(|&w| w as f32 / qb).collect(),
-            b2: net.b2 as f32 / (qa * qb),
-        }
-    }
-
-    fn zeros() -> FloatNet {
-        FloatNet { w1: vec![0.0; ROWS * HIDDEN], b1: vec![0.0; HIDDEN], w2: vec![0.0; 2 * HIDDEN], b2: 0.0 }
-    }
-
-    /// The hidden pre-activations of one perspective.
-    #[inline]
-    fn hidden(&self, features: &[u16], mirror: bool, out: &mut [f32; HIDDEN]) {
-        out.copy_from_slice(&self.b1);
-        for &f in features {
-            let f = if mirror { nnue::mirrored(f as usize) } else { f as usize };
-            for r in rows(f) {
-                for (o, w) in out.iter_mut().zip(&self.w1[r * HIDDEN..(r + 1) * HIDDEN]) {
-                    *o += w;
-                }
-            }
-        }
-    }
-
-    /// The input column the engine gets for `feature`: its row plus its shared rows.
-    fn folded(&self, feature: usize) -> [f32; HIDDEN] {
-        let mut col = [0f32; HIDDEN];
-        for r in rows(feature) {
-            for (c, w) in col.iter_mut().zip(&self.w1[r * HIDDEN..(r + 1) * HIDDEN]) {
-                *c += w;
-            }
-        }
-        col
-    }
-
-    /// The raw output `o` of a sample and both perspectives' hidden pre-activations.
-    fn forward(&self, s: &Sample, mirror: bool) -> (f32, [f32; HIDDEN], [f32; HIDDEN]) {
-        let n = s.count as usize;
-        let (mut hu, mut ht) = ([0f32; HIDDEN], [0f32; HIDDEN]);
-        self.hidden(&s.us[..n], mirror, &mut hu);
-        self.hidden(&s.them[..n], mirror, &mut ht);
-        let screlu = |x: f32| x.clamp(0.0, 1.0).powi(2);
-        let (own, other) = self.w2.split_at(HIDDEN);
-        let o = self.b2
-            + hu.iter().zip(own).map(|(h, w)| screlu(*h) * w).sum::<f32>()
-            + ht.iter().zip(other).map(|(h, w)| screlu(*h) * w).sum::<f32>();
-        (o, hu, ht)
-    }
-
-    /// The raw output `o` of a sample.
-    fn output(&self, s: &Sample, mirror: bool) -> f32 {
-        self.forward(s, mirror).0
-    }
-
-    /// The evaluation of `pos` in centipawns (side to move's view) at scale `k`.
-    pub fn evaluate(&self, pos: &Position, k: f32) -> f32 {
-        self.output(&Sample::new(pos, 0.0, 0.0), false) * k
-    }
-
-    /// Adds the gradient of one sample's loss into `g`; returns the loss.
-    fn backprop(&self, s: &Sample, target: f32, mirror: bool, g: &mut FloatNet) -> f32 {
-        let n = s.count as usize;
-        let (o, mut hu, mut ht) = self.forward(s, mirror);
-        let p = sigmoid(o);
-        let d = 2.0 * (p - target) * p * (1.0 - p);
-        g.b2 += d;
-        for (half, h, features) in [(0, &mut hu, &s.us[..n]), (HIDDEN, &mut ht, &s.them[..n])] {
-            let (w2, g2) = (&self.w2[half..half + HIDDEN], &mut g.w2[half..half + HIDDEN]);
-            for (((x, w), gw), gb) in h.iter_mut().zip(w2).zip(g2).zip(g.b1.iter_mut()) {
-                let a = x.clamp(0.0, 1.0);
-                *gw += d * a * a;
-                // d/dx of clamp(x)² is 2x inside (0, 1), else 0: `x` becomes dL/dx.
-                *x = if *x > 0.0 && *x < 1.0 { d * w * 2.0 * *x } else { 0.0 };
-                *gb += *x;
-            }
-            for &f in features {
-                let f = if mirror { nnue::mirrored(f as usize) } else { f as usize };
-                for r in rows(f) {
-                    for (gw, dh) in g.w1[r * HIDDEN..(r + 1) * HIDDEN].iter_mut().zip(h.iter()) {
-                        *gw += dh;
-                    }
-                }
-            }
-        }
-        (p - target) * (p - target)
-    }
-
     /// Mean loss over `samples` (no mirroring), over `threads`.
     pub fn loss(&self, samples: &[Sample], cfg: &Config) -> f64 {
         if samples.is_empty() {
             return 0.0;
         }
+        let folded = self.folded();
         let parts = fit::in_parts(samples, cfg.threads, |part| {
-            part.iter().map(|s| (sigmoid(self.output(s, false)) - cfg.target(s)).powi(2) as f64).sum::<f64>()
+            let mut h = [vec![0.0; self.arch.hidden], vec![0.0; self.arch.hidden]];
+            let mut sum = 0.0f64;
+            for s in part {
+                sum += (sigmoid(self.forward(&folded, s, false, &mut h)) - cfg.target(s)).powi(2) as f64;
+            }
+            sum
         });
         parts.into_iter().sum::<f64>() / samples.len() as f64
     }
-
-    /// The integer network the engine runs (weights rounded to their scales).
-    pub fn quantise(&self, k: f32, description: &str) -> Network {
-        let q = |x: f32, s: i32| (x * s as f32).round() as i16;
-        let w1 = (0..INPUTS)
-            .map(|f| {
-                let mut col = [0i16; HIDDEN];
-                for (c, w) in col.iter_mut().zip(self.folded(f)) {
-                    *c = q(w.clamp(-CLIP, CLIP), QA);
-                }
-                col
-            })
-            .collect();
-        let mut b1 = [0i16; HIDDEN];
-        let mut w2 = [[0i16; HIDDEN]; 2];
-        for i in 0..HIDDEN {
-            b1[i] = q(self.b1[i], QA);
-            w2[0][i] = q(self.w2[i], QB).clamp(-MAX_OUTPUT_WEIGHT as i16, MAX_OUTPUT_WEIGHT as i16);
-            w2[1][i] = q(self.w2[HIDDEN + i], QB).clamp(-MAX_OUTPUT_WEIGHT as i16, MAX_OUTPUT_WEIGHT as i16);
-        }
-        let b2 = (self.b2 * (QA * QB) as f32).round() as i32;
-        let net = Network { w1, b1, w2, b2, scale: k.round() as i32, checksum: 0, description: description.into() };
-        // Decoding computes the checksum (and re-checks the ranges).
-        Network::from_bytes(&net.to_bytes()).expect("a quantised net is within range")
-    }
-
-    fn clip(&mut self) {
-        for w in self.w1.iter_mut().chain(self.b1.iter_mut()) {
-            *w = w.clamp(-CLIP, CLIP);
-        }
-        for w in self.w2.iter_mut() {
-            *w = w.clamp(-OUTPUT_CLIP, OUTPUT_CLIP);
-        }
-    }
-}
-
-/// The integer net's evaluation of a sample, in centipawns (side to move's view).
-fn integer_eval(net: &Network, s: &Sample) -> i32 {
-    let n = s.count as usize;
-    let mut acc = nnue::Accumulator { v: [net.b1; 2] };
-    for (half, features) in [(0, &s.us[..n]), (1, &s.them[..n])] {
-        for &f in features {
-            for (a, w) in acc.v[half].iter_mut().zip(&net.w1[f as usize]) {
-                *a += w;
-            }
-        }
-    }
-    // `v[0]` holds the side to move's half: evaluate as if Red (index 0) were to move.
-    net.evaluate(&acc, Color::Red)
 }
 
 /// The largest and the mean |integer − float| evaluation over `samples`, centipawns.
 pub fn quantisation_error(float: &FloatNet, int: &Network, samples: &[Sample], k: f32) -> (f32, f32) {
+    let folded = float.folded();
     let diffs: Vec<f32> =
-        samples.iter().map(|s| (float.output(s, false) * k - integer_eval(int, s) as f32).abs()).collect();
+        samples.iter().map(|s| (float.output(&folded, s) * k - net::integer_eval(int, s) as f32).abs()).collect();
     let max = diffs.iter().cloned().fold(0.0, f32::max);
     (max, diffs.iter().sum::<f32>() / diffs.len().max(1) as f32)
 }
@@ -323,148 +108,185 @@ struct Moments {
 impl Moments {
     fn step(&mut self, net: &mut FloatNet, g: &FloatNet, lr: f32) {
         let step = self.adam.step(lr);
-        let update = |w: &mut f32, g: f32, m: &mut f32, v: &mut f32| step.update(w, g, m, v);
         let groups = [
             (&mut net.w1, &g.w1, &mut self.m.w1, &mut self.v.w1),
             (&mut net.b1, &g.b1, &mut self.m.b1, &mut self.v.b1),
             (&mut net.w2, &g.w2, &mut self.m.w2, &mut self.v.w2),
+            (&mut net.b2, &g.b2, &mut self.m.b2, &mut self.v.b2),
         ];
         for (w, g, m, v) in groups {
             for i in 0..w.len() {
-                update(&mut w[i], g[i], &mut m[i], &mut v[i]);
+                step.update(&mut w[i], g[i], &mut m[i], &mut v[i]);
             }
         }
-        update(&mut net.b2, g.b2, &mut self.m.b2, &mut self.v.b2);
         net.clip();
     }
 }
 
-/// Trains a net from `start` on `data`; calls `progress` after every epoch and returns the
-/// net of the epoch with the lowest validation loss (the last one without validation data).
-pub fn train(data: &Data, cfg: &Config, start: FloatNet, mut progress: impl FnMut(&Epoch)) -> FloatNet {
-    let mut net = start;
-    let mut adam = Moments { adam: Adam::default(), m: FloatNet::zeros(), v: FloatNet::zeros() };
-    let mut rng = Rng::new(cfg.seed ^ 0x5eed_7a1e);
-    let mut order: Vec<u32> = (0..data.train.len() as u32).collect();
-    let mut best: Option<(f64, FloatNet)> = None;
-    let threads = cfg.threads.max(1);
-    let mut grads: Vec<Grad> = (0..threads).map(|_| Grad { net: FloatNet::zeros(), loss: 0.0 }).collect();
-    for epoch in 0..cfg.epochs {
-        let clock = std::time::Instant::now();
-        let progress_share = epoch as f32 / cfg.epochs.max(2).saturating_sub(1) as f32;
-        let lr = cfg.lr
-            * (cfg.final_lr + (1.0 - cfg.final_lr) * 0.5 * (1.0 + (std::f32::consts::PI * progress_share).cos()));
-        for i in (1..order.len()).rev() {
-            order.swap(i, rng.below(i + 1));
-        }
-        let epoch_seed = rng.next_u64();
-        let mut train_loss = 0.0;
-        for batch in order.chunks(cfg.batch.max(1)) {
-            fit::in_parts_with(batch, &mut grads, |part, g| {
-                let mut loss = 0.0f64;
-                for &i in part {
-                    let s = &data.train[i as usize];
-                    let mirror = cfg.mirror && crate::board::zobrist::splitmix(epoch_seed ^ i as u64).1 & 1 == 1;
-                    loss += net.backprop(s, cfg.target(s), mirror, &mut g.net) as f64;
-                }
-                g.loss = loss;
-            });
-            let (first, rest) = grads.split_at_mut(1);
-            let total = &mut first[0];
-            for g in rest.iter_mut() {
-                total.loss += g.loss;
-                g.loss = 0.0;
-                for (t, x) in total.net.w1.iter_mut().zip(g.net.w1.iter_mut()) {
-                    *t += *x;
-                    *x = 0.0;
-                }
-                for (t, x) in total.net.b1.iter_mut().zip(g.net.b1.iter_mut()) {
-                    *t += *x;
-                    *x = 0.0;
-                }
-                for (t, x) in total.net.w2.iter_mut().zip(g.net.w2.iter_mut()) {
-                    *t += *x;
-                    *x = 0.0;
-                }
-                total.net.b2 += g.net.b2;
-                g.net.b2 = 0.0;
-            }
-            let n = batch.len() as f32;
-            for x in total.net.w1.iter_mut().chain(total.net.b1.iter_mut()).chain(total.net.w2.iter_mut()) {
-                *x /= n;
-            }
-            total.net.b2 /= n;
-            adam.step(&mut net, &total.net, lr);
-            train_loss += total.loss;
-            total.loss = 0.0;
-            for x in total.net.w1.iter_mut().chain(total.net.b1.iter_mut()).chain(total.net.w2.iter_mut()) {
-                *x = 0.0;
-            }
-            total.net.b2 = 0.0;
-        }
-        let seconds = clock.elapsed().as_secs_f64();
-        let validation = if data.validation.is_empty() { f64::NAN } else { net.loss(&data.validation, cfg) };
-        progress(&Epoch {
-            number: epoch + 1,
-            train: train_loss / data.train.len().max(1) as f64,
-            validation,
-            lr: f64::from(lr),
-            samples_per_s: data.train.len() as f64 / seconds.max(1e-9),
-        });
-        if data.validation.is_empty() || best.as_ref().is_none_or(|b| validation < b.0) {
-            best = Some((validation, net.clone()));
+/// What the workers read during a batch: the net, its folded input columns, the epoch's
+/// sample order and mirroring seed.
+struct Shared {
+    net: FloatNet,
+    folded: Vec<f32>,
+    order: Vec<u32>,
+    epoch_seed: u64,
+}
+
+/// A worker's gradient buffer (the net's shape) and summed loss.
+struct Grad {
+    net: FloatNet,
+    loss: f64,
+    /// Scratch hidden layers.
+    hidden: [Vec<f32>; 2],
+}
+
+/// Adds the gradient of the samples `order[range]` into `g`, with the float loops compiled
+/// for AVX2 where the CPU has it (checked once per process; the same sums in the same order,
+/// so the same results: Rust does not fuse multiplies and adds on its own).
+fn work(shared: &Shared, data: &Data, cfg: &Config, range: (usize, usize), g: &mut Grad) {
+    #[cfg(target_arch = "x86_64")]
+    if crate::eval::nnue::Simd::detect() != crate::eval::nnue::Simd::Portable {
+        // SAFETY: `Simd::detect` found AVX2 on this CPU, all `target_feature` requires.
+        return unsafe { work_avx2(shared, data, cfg, range, g) };
+    }
+    work_portable(shared, data, cfg, range, g)
+}
+
+/// `work` compiled for AVX2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn work_avx2(shared: &Shared, data: &Data, cfg: &Config, range: (usize, usize), g: &mut Grad) {
+    work_portable(shared, data, cfg, range, g)
+}
+
+/// `work` for the target's baseline.
+#[inline(always)]
+fn work_portable(shared: &Shared, data: &Data, cfg: &Config, range: (usize, usize), g: &mut Grad) {
+    let mut loss = 0.0f64;
+    for &i in &shared.order[range.0..range.1] {
+        let s = &data.train[i as usize];
+        let mirror = cfg.mirror && crate::board::zobrist::splitmix(shared.epoch_seed ^ i as u64).1 & 1 == 1;
+        loss += shared.net.backprop(&shared.folded, s, cfg.target(s), mirror, &mut g.net, &mut g.hidden) as f64;
+    }
+    g.loss += loss;
+}
+
+/// Sums the workers' gradients into the first (in worker order, so a run is reproducible),
+/// zeroes the others, and turns the sum into the mean over `n` samples of every training row.
+fn reduce(grads: &mut [std::sync::MutexGuard<'_, Grad>], net: &FloatNet, n: usize) {
+    let (first, rest) = grads.split_at_mut(1);
+    let total: &mut Grad = &mut first[0];
+    for g in rest.iter_mut() {
+        let g: &mut Grad = g;
+        total.loss += std::mem::take(&mut g.loss);
+        for (t, x) in total.net.tensors_mut().into_iter().zip(g.net.tensors_mut()) {
+            t.iter_mut().zip(x.iter_mut()).for_each(|(t, x)| *t += std::mem::take(x));
         }
     }
-    best.map_or(net, |b| b.1)
+    net.unfold_gradient(&mut total.net.w1);
+    let scale = 1.0 / n as f32;
+    total.net.tensors_mut().into_iter().for_each(|t| t.iter_mut().for_each(|x| *x *= scale));
+}
+
+/// Trains a net from `start` on `data`; calls `progress` after every epoch and returns the
+/// net of the epoch with the lowest validation loss (the last one without validation data).
+/// `cfg.threads` workers (this thread one of them) live for the whole run; each batch is
+/// split among them, each adding its part's gradient into its own buffer.
+pub fn train(data: &Data, cfg: &Config, start: FloatNet, mut progress: impl FnMut(&Epoch)) -> FloatNet {
+    let arch = start.arch;
+    let threads = cfg.threads.max(1);
+    let folded = start.folded();
+    let order = (0..data.train.len() as u32).collect();
+    let shared = RwLock::new(Shared { net: start, folded, order, epoch_seed: 0 });
+    let new_grad =
+        || Grad { net: FloatNet::zeros(arch), loss: 0.0, hidden: [vec![0.0; arch.hidden], vec![0.0; arch.hidden]] };
+    let grads: Vec<Mutex<Grad>> = (0..threads).map(|_| Mutex::new(new_grad())).collect();
+    let mut adam = Moments { adam: Adam::default(), m: FloatNet::zeros(arch), v: FloatNet::zeros(arch) };
+    let mut rng = Rng::new(cfg.seed ^ 0x5eed_7a1e);
+    let mut best: Option<(f64, FloatNet)> = None;
+    std::thread::scope(|scope| {
+        let (done_tx, done_rx) = mpsc::channel::<()>();
+        let mut jobs = Vec::new();
+        for grad in &grads[1..] {
+            let (tx, rx) = mpsc::channel::<(usize, usize)>();
+            jobs.push(tx);
+            let (done, shared) = (done_tx.clone(), &shared);
+            scope.spawn(move || {
+                // Ends when the run drops its job senders.
+                while let Ok(range) = rx.recv() {
+                    work(
+                        &shared.read().expect("no worker panics"),
+                        data,
+                        cfg,
+                        range,
+                        &mut grad.lock().expect("no worker panics"),
+                    );
+                    if done.send(()).is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+        for epoch in 0..cfg.epochs {
+            let clock = std::time::Instant::now();
+            let progress_share = epoch as f32 / cfg.epochs.max(2).saturating_sub(1) as f32;
+            let lr = cfg.lr
+                * (cfg.final_lr + (1.0 - cfg.final_lr) * 0.5 * (1.0 + (std::f32::consts::PI * progress_share).cos()));
+            {
+                let mut s = shared.write().expect("no worker panics");
+                for i in (1..s.order.len()).rev() {
+                    s.order.swap(i, rng.below(i + 1));
+                }
+                s.epoch_seed = rng.next_u64();
+            }
+            let mut train_loss = 0.0;
+            let batch = cfg.batch.max(1);
+            for start in (0..data.train.len()).step_by(batch) {
+                let end = (start + batch).min(data.train.len());
+                let part = (end - start).div_ceil(threads);
+                let range = |w: usize| ((start + w * part).min(end), (start + (w + 1) * part).min(end));
+                for (w, tx) in jobs.iter().enumerate() {
+                    tx.send(range(w + 1)).expect("workers live for the run");
+                }
+                work(
+                    &shared.read().expect("no worker panics"),
+                    data,
+                    cfg,
+                    range(0),
+                    &mut grads[0].lock().expect("no worker panics"),
+                );
+                for _ in 1..threads {
+                    done_rx.recv().expect("workers live for the run");
+                }
+                let mut locked: Vec<_> = grads.iter().map(|g| g.lock().expect("no worker panics")).collect();
+                let mut s = shared.write().expect("no worker panics");
+                reduce(&mut locked, &s.net, end - start);
+                let total: &mut Grad = &mut locked[0];
+                adam.step(&mut s.net, &total.net, lr);
+                let Shared { net, folded, .. } = &mut *s;
+                net.fold_into(folded);
+                train_loss += std::mem::take(&mut total.loss);
+                total.net.tensors_mut().into_iter().for_each(|t| t.fill(0.0));
+            }
+            let seconds = clock.elapsed().as_secs_f64();
+            let s = shared.read().expect("no worker panics");
+            let validation = if data.validation.is_empty() { f64::NAN } else { s.net.loss(&data.validation, cfg) };
+            progress(&Epoch {
+                number: epoch + 1,
+                train: train_loss / data.train.len().max(1) as f64,
+                validation,
+                lr: f64::from(lr),
+                samples_per_s: data.train.len() as f64 / seconds.max(1e-9),
+            });
+            if data.validation.is_empty() || best.as_ref().is_none_or(|b| validation < b.0) {
+                best = Some((validation, s.net.clone()));
+            }
+        }
+        drop(jobs);
+    });
+    let last = shared.into_inner().expect("no worker panics").net;
+    best.map_or(last, |b| b.1)
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_gradient_matches_finite_differences() {
-        let net = FloatNet::random(4);
-        let pos = Position::from_fen("r1ba1a3/4kn3/2n1b4/pNp1p1p1p/4c4/6P2/P1P2R2P/1CcC5/9/2BAKAB2 w - - 0 1").unwrap();
-        let s = Sample::new(&pos, 1.0, 120.0);
-        let mut g = FloatNet::zeros();
-        let target = 0.8;
-        net.backprop(&s, target, false, &mut g);
-        let loss = |n: &FloatNet| (sigmoid(n.output(&s, false)) - target).powi(2);
-        let h = 1e-2f32;
-        let f = s.us[3] as usize;
-        for (name, index, analytic) in
-            [("w1", f * HIDDEN + 5, g.w1[f * HIDDEN + 5]), ("b1", 7, g.b1[7]), ("w2", HIDDEN + 9, g.w2[HIDDEN + 9])]
-        {
-            let (mut up, mut down) = (net.clone(), net.clone());
-            match name {
-                "w1" => (up.w1[index] += h, down.w1[index] -= h),
-                "b1" => (up.b1[index] += h, down.b1[index] -= h),
-                _ => (up.w2[index] += h, down.w2[index] -= h),
-            };
-            let numeric = (loss(&up) - loss(&down)) / (2.0 * h);
-            assert!((numeric - analytic).abs() < 2e-3 + 0.05 * analytic.abs(), "{name}: {numeric} vs {analytic}");
-        }
-    }
-
-    #[test]
-    fn the_quantised_net_is_the_float_net_within_rounding() {
-        // Integer inference is exact on the rounded weights; what differs is the rounding
-        // of every weight (1/QA, 1/QB), a few centipawns on average at this scale.
-        let net = FloatNet::random(8);
-        let k = 500.0;
-        let q = net.quantise(k, "test");
-        let (mut sum, mut max, mut n) = (0.0f32, 0.0f32, 0);
-        crate::board::testing::random_games(3, 10, 100, |pos, _, _, _| {
-            let err = (net.evaluate(pos, k) - q.evaluate_position(pos) as f32).abs();
-            let exact = FloatNet::from_network(&q).evaluate(pos, k) - q.evaluate_position(pos) as f32;
-            assert!(exact.abs() < 1.5, "{exact}: {}", pos.to_fen()); // truncating divisions
-            sum += err;
-            max = max.max(err);
-            n += 1;
-        });
-        assert!(sum / (n as f32) < 8.0 && max < 40.0, "mean {} max {max}", sum / n as f32);
-        let samples: Vec<Sample> = [Position::startpos()].iter().map(|p| Sample::new(p, 0.5, 0.0)).collect();
-        assert!(quantisation_error(&net, &q, &samples, k).0 < 40.0);
-    }
-}
+mod tests;

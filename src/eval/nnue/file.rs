@@ -1,19 +1,23 @@
-//! The net file: a 64-byte header, then the quantised weights (`docs/training.md`, "Net file").
+//! The net file (`docs/training.md`, "Net file"): a header, then the quantised weights.
+//! Version 1 holds architecture 1 only (a 64-byte header); version 2 any `Arch` (the same 64
+//! bytes, then 16 naming the king map and the output buckets). Both share the payload layout.
 
-use super::{Network, ARCHITECTURE, HIDDEN, INPUTS, MAX_OUTPUT_WEIGHT, MAX_PIECES, QA, QB};
+use super::{Arch, Network, FEATURES, MAX_OUTPUT_WEIGHT, MAX_PIECES, QA, QB};
 use crate::bytes::{i16_at, i32_at, u16_at, u32_at, u64_at};
 use std::fmt;
 
 /// First 8 bytes of every net file.
 pub const MAGIC: &[u8; 8] = b"CHUHENET";
-/// The format version this build reads and writes.
-pub const VERSION: u16 = 1;
-/// Bytes before the payload.
+/// The newest format version this build reads and writes (it reads 1 too).
+pub const VERSION: u16 = 2;
+/// Bytes of a version-1 header (version 2 adds `EXTRA_SIZE`).
 pub const HEADER_SIZE: usize = 64;
+/// Bytes version 2 adds to the header.
+const EXTRA_SIZE: usize = 16;
 /// Bytes of the description field.
 const DESCRIPTION_SIZE: usize = 28;
-/// Payload bytes of architecture 1.
-const PAYLOAD_SIZE: usize = (INPUTS * HIDDEN + HIDDEN + 2 * HIDDEN) * 2 + 4;
+/// Output bucket map ids: 0 is the count of rooks, horses and cannons (`arch::material`).
+const OUTPUT_MAP: u8 = 0;
 
 /// Why a net file was refused.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -49,28 +53,35 @@ pub fn fnv1a(bytes: &[u8]) -> u64 {
     bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| (h ^ b as u64).wrapping_mul(0x0100_0000_01b3))
 }
 
-/// The payload: input columns, hidden biases, output weights (own half, other half), output bias.
-fn payload(net: &Network) -> Vec<u8> {
-    let mut out = Vec::with_capacity(PAYLOAD_SIZE);
-    let halves = net.w1.iter().chain(std::iter::once(&net.b1)).chain(net.w2.iter());
-    for w in halves.flatten() {
+/// Payload bytes of a net of shape `arch`.
+fn payload_size(arch: &Arch) -> usize {
+    let h = arch.hidden;
+    (arch.inputs() * h + h + 2 * h * arch.output_buckets) * 2 + 4 * arch.output_buckets
+}
+
+/// The payload: input columns, hidden biases, output weights (per output bucket: own half,
+/// other half), output biases.
+pub(super) fn payload(net: &Network) -> Vec<u8> {
+    let mut out = Vec::with_capacity(payload_size(&net.arch));
+    for w in net.w1.iter().chain(&net.b1).chain(&net.w2) {
         out.extend_from_slice(&w.to_le_bytes());
     }
-    out.extend_from_slice(&net.b2.to_le_bytes());
+    for b in &net.b2 {
+        out.extend_from_slice(&b.to_le_bytes());
+    }
     out
 }
 
-/// The file's bytes.
+/// The file's bytes: version 1 for architecture 1, else version 2.
 pub(super) fn encode(net: &Network) -> Vec<u8> {
     let body = payload(net);
-    let mut out = Vec::with_capacity(HEADER_SIZE + body.len());
+    let arch = net.arch;
+    let version: u16 = if arch == Arch::ONE { 1 } else { 2 };
+    let mut out = Vec::with_capacity(HEADER_SIZE + EXTRA_SIZE + body.len());
     out.extend_from_slice(MAGIC);
-    out.extend_from_slice(&VERSION.to_le_bytes());
-    out.extend_from_slice(&ARCHITECTURE.to_le_bytes());
-    out.extend_from_slice(&(INPUTS as u16).to_le_bytes());
-    out.extend_from_slice(&(HIDDEN as u16).to_le_bytes());
-    out.extend_from_slice(&(QA as u16).to_le_bytes());
-    out.extend_from_slice(&(QB as u16).to_le_bytes());
+    for field in [version, arch.id(), FEATURES as u16, arch.hidden as u16, QA as u16, QB as u16] {
+        out.extend_from_slice(&field.to_le_bytes());
+    }
     out.extend_from_slice(&net.scale.to_le_bytes());
     out.extend_from_slice(&fnv1a(&body).to_le_bytes());
     out.extend_from_slice(&(body.len() as u32).to_le_bytes());
@@ -79,13 +90,17 @@ pub(super) fn encode(net: &Network) -> Vec<u8> {
         *t = b;
     }
     out.extend_from_slice(&text);
-    debug_assert_eq!(out.len(), HEADER_SIZE);
+    if version == 2 {
+        let mut extra = [0u8; EXTRA_SIZE];
+        extra[..4].copy_from_slice(&[arch.king_map, arch.king_buckets() as u8, arch.output_buckets as u8, OUTPUT_MAP]);
+        out.extend_from_slice(&extra);
+    }
     out.extend_from_slice(&body);
     out
 }
 
-/// Reads a net file's bytes.
-pub(super) fn decode(b: &[u8]) -> Result<Network, NetError> {
+/// The shape a header describes, and the header's size, or why the engine cannot use it.
+fn read_arch(b: &[u8]) -> Result<(Arch, usize), NetError> {
     if b.len() < HEADER_SIZE {
         return Err(NetError::Header(format!("{} bytes, shorter than the {HEADER_SIZE}-byte header", b.len())));
     }
@@ -93,24 +108,51 @@ pub(super) fn decode(b: &[u8]) -> Result<Network, NetError> {
         return Err(NetError::Header("no CHUHENET magic at the start".into()));
     }
     let version = u16_at(b, 8);
-    if version != VERSION {
-        return Err(NetError::Header(format!("format version {version}, this build reads {VERSION}")));
+    if !(1..=VERSION).contains(&version) {
+        return Err(NetError::Header(format!("format version {version}, this build reads 1 to {VERSION}")));
     }
-    let (arch, inputs, hidden, qa, qb) = (u16_at(b, 10), u16_at(b, 12), u16_at(b, 14), u16_at(b, 16), u16_at(b, 18));
-    if (arch, inputs as usize, hidden as usize, qa as i32, qb as i32) != (ARCHITECTURE, INPUTS, HIDDEN, QA, QB) {
+    let (id, inputs, hidden, qa, qb) = (u16_at(b, 10), u16_at(b, 12), u16_at(b, 14), u16_at(b, 16), u16_at(b, 18));
+    let this = format!("this build runs 1260 inputs per king bucket, QA {QA}, QB {QB}");
+    if (inputs as usize, qa as i32, qb as i32) != (FEATURES, QA, QB) {
+        return Err(NetError::Architecture(format!("{inputs} inputs, QA {qa}, QB {qb}; {this}")));
+    }
+    if version == 1 {
+        if (id, hidden as usize) != (1, Arch::ONE.hidden) {
+            return Err(NetError::Architecture(format!(
+                "version 1 with architecture {id}, {hidden} hidden; version 1 holds only architecture 1 (256 hidden)"
+            )));
+        }
+        return Ok((Arch::ONE, HEADER_SIZE));
+    }
+    if b.len() < HEADER_SIZE + EXTRA_SIZE {
+        return Err(NetError::Header(format!("{} bytes, shorter than the version-2 header", b.len())));
+    }
+    let e = &b[HEADER_SIZE..HEADER_SIZE + EXTRA_SIZE];
+    let (map, king_buckets, output_buckets, output_map) = (e[0], e[1] as usize, e[2] as usize, e[3]);
+    let arch = Arch::new(hidden as usize, king_buckets, output_buckets).map_err(NetError::Architecture)?;
+    if arch.king_map != map || output_map != OUTPUT_MAP || e[4..].iter().any(|&x| x != 0) || arch.id() != id {
         return Err(NetError::Architecture(format!(
-            "architecture {arch} ({inputs} inputs, {hidden} hidden, QA {qa}, QB {qb}); this build runs \
-             {ARCHITECTURE} ({INPUTS} inputs, {HIDDEN} hidden, QA {QA}, QB {QB})"
+            "architecture {id}, king map {map} of {king_buckets} buckets, output map {output_map}; this build \
+             knows king map {} for {king_buckets} buckets and output map {OUTPUT_MAP}",
+            arch.king_map
         )));
     }
+    Ok((arch, HEADER_SIZE + EXTRA_SIZE))
+}
+
+/// Reads a net file's bytes.
+pub(super) fn decode(b: &[u8]) -> Result<Network, NetError> {
+    let (arch, header) = read_arch(b)?;
     let scale = u32_at(b, 20) as i32;
     let checksum = u64_at(b, 24);
     let size = u32_at(b, 32) as usize;
-    let body = &b[HEADER_SIZE..];
-    if size != PAYLOAD_SIZE || body.len() != size {
+    let body = &b[header..];
+    let expected = payload_size(&arch);
+    if size != expected || body.len() != size {
         return Err(NetError::Corrupt(format!(
-            "{} payload bytes (header says {size}; architecture {ARCHITECTURE} has {PAYLOAD_SIZE})",
-            body.len()
+            "{} payload bytes (header says {size}; {} has {expected})",
+            body.len(),
+            arch.describe()
         )));
     }
     if fnv1a(body) != checksum {
@@ -120,41 +162,40 @@ pub(super) fn decode(b: &[u8]) -> Result<Network, NetError> {
         return Err(NetError::Range(format!("output scale {scale}")));
     }
     let description = String::from_utf8_lossy(&b[36..36 + DESCRIPTION_SIZE]).trim_end_matches('\0').to_string();
+    let h = arch.hidden;
     let mut words = body.chunks_exact(2).map(|c| i16_at(c, 0));
-    let mut column = || {
-        let mut col = [0i16; HIDDEN];
-        for w in col.iter_mut() {
-            *w = words.next().expect("size checked");
-        }
-        col
-    };
-    let w1: Vec<[i16; HIDDEN]> = (0..INPUTS).map(|_| column()).collect();
-    let b1 = column();
-    let w2 = [column(), column()];
-    let b2 = i32_at(body, PAYLOAD_SIZE - 4);
+    let mut take = |n: usize| -> Vec<i16> { words.by_ref().take(n).collect() };
+    let (w1, b1, w2) = (take(arch.inputs() * h), take(h), take(2 * h * arch.output_buckets));
+    let b2_at = expected - 4 * arch.output_buckets;
+    let b2: Vec<i32> = (0..arch.output_buckets).map(|i| i32_at(body, b2_at + 4 * i)).collect();
     // An accumulator sums a bias and at most MAX_PIECES columns: it must fit an i16.
     let widest = |v: &[i16]| v.iter().map(|w| (*w as i32).abs()).max().unwrap_or(0);
-    let max_w1 = w1.iter().map(|c| widest(c)).max().unwrap_or(0);
-    if widest(&b1) + MAX_PIECES * max_w1 > i16::MAX as i32 {
-        return Err(NetError::Range(format!("input weights up to {max_w1} and biases up to {}", widest(&b1))));
+    let (max_w1, max_b1) = (widest(&w1), widest(&b1));
+    if max_b1 + MAX_PIECES * max_w1 > i16::MAX as i32 {
+        return Err(NetError::Range(format!("input weights up to {max_w1} and biases up to {max_b1}")));
     }
-    let max_w2 = widest(&w2[0]).max(widest(&w2[1]));
+    let max_w2 = widest(&w2);
     if max_w2 > MAX_OUTPUT_WEIGHT {
         return Err(NetError::Range(format!("output weight {max_w2} (at most {MAX_OUTPUT_WEIGHT})")));
     }
-    Ok(Network { w1, b1, w2, b2, scale, checksum, description })
+    let mut net = Network::from_parts(arch, w1, b1, w2, b2);
+    (net.scale, net.description) = (scale, description);
+    debug_assert_eq!(net.checksum, checksum);
+    Ok(net)
 }
 
 #[cfg(test)]
 mod tests {
-    use super::super::tests::random_net;
+    use super::super::tests::{random_arch_net, random_net, test_archs};
     use super::*;
 
     #[test]
     fn files_round_trip_and_bad_ones_are_refused_with_a_reason() {
         let net = random_net(5);
         let bytes = net.to_bytes();
-        assert_eq!(bytes.len(), HEADER_SIZE + PAYLOAD_SIZE);
+        assert_eq!(bytes.len(), HEADER_SIZE + payload_size(&Arch::ONE));
+        assert_eq!(payload_size(&Arch::ONE), 646_660);
+        assert_eq!(u16_at(&bytes, 8), 1);
         let back = Network::from_bytes(&bytes).unwrap();
         assert_eq!(back.to_bytes(), bytes);
         assert_eq!(back.description(), "random");
@@ -168,18 +209,45 @@ mod tests {
         let mut other = bytes.clone();
         other[14] = 128; // 128 hidden neurons
         assert!(matches!(refused(&other), NetError::Architecture(_)));
+        let mut future = bytes.clone();
+        future[8] = 3; // version 3
+        assert!(matches!(refused(&future), NetError::Header(_)));
         let mut flipped = bytes.clone();
         flipped[HEADER_SIZE + 1000] ^= 1;
         assert!(matches!(refused(&flipped), NetError::Corrupt(_)));
         let mut wide = net.clone();
-        wide.w2[1][7] = 200;
+        wide.w2[256 + 7] = 200;
         assert!(matches!(refused(&wide.to_bytes()), NetError::Range(_)));
         let mut hot = net;
-        hot.w1[3][0] = 2000;
+        hot.w1[3 * 256] = 2000;
         assert!(matches!(refused(&hot.to_bytes()), NetError::Range(_)));
         // Every refusal reads as one line.
-        for e in [refused(&bytes[..10]), refused(&other), refused(&flipped)] {
+        for e in [refused(&bytes[..10]), refused(&other), refused(&flipped), refused(&future)] {
             assert!(!e.to_string().contains('\n') && !e.to_string().is_empty());
+        }
+    }
+
+    #[test]
+    fn version_2_files_round_trip_and_name_their_shape() {
+        for arch in test_archs().into_iter().skip(1) {
+            let net = random_arch_net(arch, 6);
+            let bytes = net.to_bytes();
+            assert_eq!(u16_at(&bytes, 8), 2);
+            assert_eq!(bytes.len(), HEADER_SIZE + EXTRA_SIZE + payload_size(&arch));
+            let back = Network::from_bytes(&bytes).unwrap();
+            assert_eq!((back.arch(), back.to_bytes()), (arch, bytes.clone()));
+            let refused = |b: &[u8]| Network::from_bytes(b).err().expect("refused");
+            for (at, value) in [(HEADER_SIZE, 7u8), (HEADER_SIZE + 1, 5), (HEADER_SIZE + 2, 9), (HEADER_SIZE + 3, 1)] {
+                let mut bad = bytes.clone();
+                bad[at] = value;
+                let e = refused(&bad);
+                assert!(matches!(e, NetError::Architecture(_)), "{e}");
+                assert!(!e.to_string().contains('\n'));
+            }
+            let mut bad = bytes.clone();
+            bad[HEADER_SIZE + 2] = (arch.output_buckets % 8 + 1) as u8; // another bucket count: other size
+            assert!(matches!(refused(&bad), NetError::Corrupt(_) | NetError::Architecture(_)));
+            assert!(matches!(refused(&bytes[..HEADER_SIZE + 3]), NetError::Header(_)));
         }
     }
 }

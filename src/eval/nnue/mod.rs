@@ -1,87 +1,93 @@
 //! The learned evaluation: an efficiently updatable neural network (NNUE).
 //!
-//! Architecture 1 (`docs/training.md`, "The network"): per perspective (Red's, Black's)
-//! 1260 inputs, one per (own/enemy, kind, point) with the board turned so that the
-//! perspective's side plays up the board; a hidden layer of `HIDDEN` neurons shared by both
-//! perspectives (the *accumulator*); squared clipped ReLU; the side to move's half and the
-//! other half concatenated into one linear output. Integer inference: `i16` accumulators at
-//! scale `QA`, output weights at scale `QB`, `i32` sums.
+//! Per perspective (Red's, Black's) the inputs are (own/enemy, kind, point) with the board
+//! turned so that the perspective's side plays up the board, one set of 1260 per king bucket
+//! (`arch`: the perspective's general's palace point picks the set, some points seeing the
+//! mirrored board); a hidden layer shared by both perspectives (the *accumulator*); squared
+//! clipped ReLU; the side to move's half and the other half concatenated into one linear
+//! output, one per output bucket (`arch`: by material). Architecture 1 is 1260 → 2×256 → 1
+//! (`docs/training.md`, "The network"). Integer inference: `i16` accumulators at scale `QA`,
+//! output weights at scale `QB`, integer sums.
 //!
-//! The accumulator is kept in step by `Accumulator::update` only where the search makes and
-//! unmakes moves (`EvalState`, `super::state`); a position's full `refresh` is needed only at the root.
+//! The search keeps the accumulators lazily (`AccumulatorStack`): a move only records what
+//! changed, and a node that evaluates brings its accumulator up from the last computed
+//! ancestor, or from the refresh cache (`finny`) when its general changed bucket.
 
+mod accumulator;
+pub mod arch;
 mod file;
+mod finny;
 mod simd;
 
-use crate::board::{Color, Move, Piece, Position, Square};
+use crate::board::{Color, Piece, Position};
+pub use accumulator::AccumulatorStack;
+pub use arch::{feature, mirrored, Arch, KingKey, FEATURES};
 pub use file::{NetError, HEADER_SIZE, MAGIC, VERSION};
+pub use simd::Simd;
 
-/// Inputs per perspective: 2 sides (own, enemy) × 7 kinds × 90 points.
-pub const INPUTS: usize = 2 * 7 * 90;
-/// Neurons of the hidden layer, per perspective.
-pub const HIDDEN: usize = 256;
-/// Architecture id written in net files: 1260 → 2×256 (SCReLU) → 1.
-pub const ARCHITECTURE: u16 = 1;
+/// Inputs per perspective of architecture 1 (one king bucket).
+pub const INPUTS: usize = FEATURES;
 /// Accumulator quantisation: the float activation range [0, 1] maps to 0..=QA.
 pub const QA: i32 = 255;
 /// Output weight quantisation.
 pub const QB: i32 = 128;
-/// Largest output weight magnitude: |w·v| ≤ 127·255 fits an `i16` for the SIMD product, and
-/// a half's sum of `HIDDEN` terms v²·w ≤ 256·255²·127 fits an `i32`.
+/// Largest output weight magnitude: |w·v| ≤ 127·255 fits an `i16` for the SIMD product.
 pub const MAX_OUTPUT_WEIGHT: i32 = 127;
 /// Most pieces a position holds: bounds how many input columns an accumulator sums.
 const MAX_PIECES: i32 = 32;
 
-/// Input index of `piece` on `sq` seen from `persp`.
-#[inline(always)]
-pub fn feature(persp: Color, piece: Piece, sq: Square) -> usize {
-    let rank = if persp == Color::Red { sq.rank() } else { 9 - sq.rank() } as usize;
-    let enemy = (piece.color() != persp) as usize;
-    (enemy * 7 + piece.kind().index()) * 90 + rank * 9 + sq.file() as usize
-}
-
-/// The same input on the left-right mirrored board (file a ↔ i): the board and the rules
-/// are symmetric, so the trainer doubles its data with it.
-#[inline(always)]
-pub const fn mirrored(feature: usize) -> usize {
-    let (block, point) = (feature / 90, feature % 90);
-    block * 90 + (point / 9) * 9 + 8 - point % 9
-}
-
 /// A quantised network, as the engine evaluates with it.
 #[derive(Clone)]
 pub struct Network {
-    /// Input weights, one column of `HIDDEN` per input.
-    pub(crate) w1: Vec<[i16; HIDDEN]>,
+    /// Its shape.
+    pub(crate) arch: Arch,
+    /// Input weights, `arch.inputs()` columns of `arch.hidden`.
+    pub(crate) w1: Vec<i16>,
     /// Hidden biases.
-    pub(crate) b1: [i16; HIDDEN],
-    /// Output weights: `[0]` for the side to move's half, `[1]` for the other's.
-    pub(crate) w2: [[i16; HIDDEN]; 2],
-    /// Output bias, at scale `QA × QB`.
-    pub(crate) b2: i32,
+    pub(crate) b1: Vec<i16>,
+    /// Output weights per output bucket: the side to move's half, then the other's.
+    pub(crate) w2: Vec<i16>,
+    /// Output biases, at scale `QA × QB`, one per output bucket.
+    pub(crate) b2: Vec<i32>,
     /// Centipawns per unit of the float output (the data's sigmoid scale `K`).
     pub(crate) scale: i32,
     /// The payload's checksum, as the file header holds it (identifies the net).
     pub(crate) checksum: u64,
     /// The header's free-text description.
     pub(crate) description: String,
+    /// The inner loops' path, chosen once when the net is built.
+    pub(crate) simd: Simd,
 }
 
-/// The hidden layer's values for both perspectives (`v[Color::index()]`).
-#[derive(Clone)]
-#[repr(C, align(64))]
+/// The hidden layer's values for both perspectives (`v[Color::index()]`), at scale `QA`.
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Accumulator {
-    /// Per perspective, at scale `QA`.
-    pub v: [[i16; HIDDEN]; 2],
+    /// Per perspective.
+    pub v: [Vec<i16>; 2],
 }
 
 impl Network {
+    /// A net of shape `arch` from its weights (sizes as `Network`'s fields say); the checksum
+    /// is that of its file's payload.
+    pub(crate) fn from_parts(arch: Arch, w1: Vec<i16>, b1: Vec<i16>, w2: Vec<i16>, b2: Vec<i32>) -> Network {
+        debug_assert_eq!(w1.len(), arch.inputs() * arch.hidden);
+        debug_assert_eq!(
+            (b1.len(), w2.len(), b2.len()),
+            (arch.hidden, 2 * arch.hidden * arch.output_buckets, arch.output_buckets)
+        );
+        let mut net =
+            Network { arch, w1, b1, w2, b2, scale: 1, checksum: 0, description: String::new(), simd: Simd::detect() };
+        net.checksum = file::fnv1a(&file::payload(&net));
+        net
+    }
+
     /// Decodes a net file (header checked first, then sizes, checksum and weight ranges).
     pub fn from_bytes(bytes: &[u8]) -> Result<Network, NetError> {
         file::decode(bytes)
     }
 
-    /// The net file's bytes (what `from_bytes` reads back).
+    /// The net file's bytes (what `from_bytes` reads back): version 1 for architecture 1,
+    /// else version 2.
     pub fn to_bytes(&self) -> Vec<u8> {
         file::encode(self)
     }
@@ -107,59 +113,85 @@ impl Network {
         self.scale
     }
 
-    /// The accumulator of `pos` computed from scratch.
-    pub fn refresh(&self, pos: &Position) -> Accumulator {
-        let mut acc = Accumulator { v: [self.b1; 2] };
+    /// The net's shape.
+    pub fn arch(&self) -> Arch {
+        self.arch
+    }
+
+    /// The same net with its inner loops on `simd` (`Simd::Portable` always works; a test
+    /// compares the paths). A path the CPU lacks is not offered: `Simd::detect` is the best.
+    pub fn with_portable_loops(mut self) -> Network {
+        self.simd = Simd::Portable;
+        self
+    }
+
+    /// Input column `index`.
+    #[inline(always)]
+    pub(crate) fn column(&self, index: usize) -> &[i16] {
+        let h = self.arch.hidden;
+        &self.w1[index * h..(index + 1) * h]
+    }
+
+    /// Writes `persp`'s accumulator of `pos`, computed from scratch, into `out`.
+    pub fn refresh_into(&self, pos: &Position, persp: Color, out: &mut [i16]) {
+        out.copy_from_slice(&self.b1);
+        let key = self.arch.king_key(pos, persp);
         for color in [Color::Red, Color::Black] {
             for (kind, sq) in pos.pieces(color) {
-                let piece = Piece::new(color, kind);
-                for persp in [Color::Red, Color::Black] {
-                    simd::add(&mut acc.v[persp.index()], &self.w1[feature(persp, piece, sq)]);
-                }
+                let index = self.arch.index(key, persp, Piece::new(color, kind), sq);
+                self.simd.add(out, self.column(index));
             }
+        }
+    }
+
+    /// The accumulator of `pos` computed from scratch.
+    pub fn refresh(&self, pos: &Position) -> Accumulator {
+        let mut acc = Accumulator { v: [self.b1.clone(), self.b1.clone()] };
+        for persp in [Color::Red, Color::Black] {
+            self.refresh_into(pos, persp, &mut acc.v[persp.index()]);
         }
         acc
     }
 
-    /// Writes into `next` the accumulator after `m` is played from the position whose
-    /// accumulator is `prev`; `pos` is that position, before the move.
+    /// The evaluation in centipawns from the side to move's view, given its half `us`, the
+    /// other half `them` and the output bucket.
     #[inline]
-    pub fn update(&self, prev: &Accumulator, next: &mut Accumulator, pos: &Position, m: Move) {
-        let (from, to) = (m.from(), m.to());
-        let Some(mover) = pos.piece_at(from) else {
-            // Not a move of this position (the search never plays one): keep the parent's.
-            next.v = prev.v;
-            return;
-        };
-        let captured = pos.piece_at(to);
-        for persp in [Color::Red, Color::Black] {
-            let (old, new) = (&prev.v[persp.index()], &mut next.v[persp.index()]);
-            let sub = &self.w1[feature(persp, mover, from)];
-            let add = &self.w1[feature(persp, mover, to)];
-            match captured {
-                None => simd::sub_add(old, new, sub, add),
-                Some(c) => simd::sub_sub_add(old, new, sub, &self.w1[feature(persp, c, to)], add),
-            }
+    pub fn output(&self, us: &[i16], them: &[i16], bucket: usize) -> i32 {
+        match self.arch.hidden {
+            256 => self.output_n::<256>(us, them, bucket),
+            512 => self.output_n::<512>(us, them, bucket),
+            768 => self.output_n::<768>(us, them, bucket),
+            _ => self.output_n::<1024>(us, them, bucket),
         }
     }
 
-    /// The evaluation in centipawns from `stm`'s view, given the position's accumulator.
-    #[inline]
-    pub fn evaluate(&self, acc: &Accumulator, stm: Color) -> i32 {
-        let us = simd::screlu_dot(&acc.v[stm.index()], &self.w2[0]) as i64;
-        let them = simd::screlu_dot(&acc.v[stm.opp().index()], &self.w2[1]) as i64;
-        let out = (us + them) / QA as i64 + self.b2 as i64;
+    /// `output` at the width `H` (`Arch` allows only `HIDDEN_SIZES`): the slices become arrays.
+    #[inline(always)]
+    fn output_n<const H: usize>(&self, us: &[i16], them: &[i16], bucket: usize) -> i32 {
+        fn array<const H: usize>(s: &[i16]) -> &[i16; H] {
+            s.try_into().expect("H wide")
+        }
+        let w = &self.w2[bucket * 2 * H..][..2 * H];
+        let (us, them, own, other) = (array::<H>(us), array::<H>(them), array::<H>(&w[..H]), array::<H>(&w[H..]));
+        let sum = self.simd.screlu_dot_n(us, own) + self.simd.screlu_dot_n(them, other);
+        let out = sum / QA as i64 + self.b2[bucket] as i64;
         (out * self.scale as i64 / (QA * QB) as i64) as i32
+    }
+
+    /// The evaluation in centipawns from `pos`'s side to move's view, given its accumulator.
+    pub fn evaluate(&self, acc: &Accumulator, pos: &Position) -> i32 {
+        let stm = pos.side_to_move();
+        self.output(&acc.v[stm.index()], &acc.v[stm.opp().index()], self.arch.output_bucket(pos))
     }
 
     /// The evaluation of `pos` from the side to move's view, from scratch.
     pub fn evaluate_position(&self, pos: &Position) -> i32 {
-        self.evaluate(&self.refresh(pos), pos.side_to_move())
+        self.evaluate(&self.refresh(pos), pos)
     }
 
     /// The inference path this machine takes: "avx2" or "portable".
     pub fn simd_path() -> &'static str {
-        simd::path()
+        Simd::detect().name()
     }
 }
 
@@ -174,32 +206,37 @@ pub const EMBEDDED: &[u8] = include_bytes!("../../../nets/default.nnue");
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
-    use crate::board::testing::random_games;
-    use crate::board::{Color, PieceKind};
+    use crate::board::{Color, PieceKind, Square};
 
-    /// A net with small random weights (deterministic), for tests that need any net.
-    pub(crate) fn random_net(seed: u64) -> Network {
+    /// A net of shape `arch` with small random weights (deterministic), for tests.
+    pub(crate) fn random_arch_net(arch: Arch, seed: u64) -> Network {
         let mut rng = crate::board::zobrist::Rng::new(seed);
         let mut small = |range: i32| (rng.next_u64() % (2 * range as u64 + 1)) as i32 - range;
-        let mut w1 = vec![[0i16; HIDDEN]; INPUTS];
-        for col in w1.iter_mut() {
-            for w in col.iter_mut() {
-                *w = small(80) as i16;
-            }
-        }
-        let mut b1 = [0i16; HIDDEN];
-        for b in b1.iter_mut() {
-            *b = (small(120) + 120) as i16;
-        }
-        let mut w2 = [[0i16; HIDDEN]; 2];
-        for half in w2.iter_mut() {
-            for w in half.iter_mut() {
-                *w = small(MAX_OUTPUT_WEIGHT) as i16;
-            }
-        }
-        let mut net = Network { w1, b1, w2, b2: small(5000), scale: 400, checksum: 0, description: "random".into() };
-        net = Network::from_bytes(&net.to_bytes()).unwrap();
-        net
+        let h = arch.hidden;
+        let w1 = (0..arch.inputs() * h).map(|_| small(80) as i16).collect();
+        let b1 = (0..h).map(|_| (small(120) + 120) as i16).collect();
+        let w2 = (0..2 * h * arch.output_buckets).map(|_| small(MAX_OUTPUT_WEIGHT) as i16).collect();
+        let b2 = (0..arch.output_buckets).map(|_| small(5000)).collect();
+        let mut net = Network::from_parts(arch, w1, b1, w2, b2);
+        net.scale = 400;
+        net.description = "random".into();
+        Network::from_bytes(&net.to_bytes()).unwrap()
+    }
+
+    /// An architecture-1 net with small random weights.
+    pub(crate) fn random_net(seed: u64) -> Network {
+        random_arch_net(Arch::ONE, seed)
+    }
+
+    /// Architectures the tests cover: 1, and bucketed ones of every king map and widths.
+    pub(crate) fn test_archs() -> Vec<Arch> {
+        vec![
+            Arch::ONE,
+            Arch::new(512, 6, 8).unwrap(),
+            Arch::new(768, 3, 4).unwrap(),
+            Arch::new(1024, 9, 2).unwrap(), // 11.6 M input weights
+            Arch::new(256, 1, 3).unwrap(),
+        ]
     }
 
     #[test]
@@ -226,35 +263,44 @@ pub(crate) mod tests {
     }
 
     #[test]
-    fn incremental_updates_equal_a_refresh() {
-        // Every legal move (captures included) of positions along random games, against a
-        // refresh of the position it reaches (null moves and unmaking: `eval::state`).
-        let net = random_net(11);
-        random_games(5, 20, 120, |pos, moves, _, _| {
-            let before = net.refresh(pos);
-            for &m in moves.iter() {
-                let mut after = before.clone();
-                net.update(&before, &mut after, pos, m);
-                let mut next = pos.clone();
-                next.make_move(m);
-                assert!(after.v == net.refresh(&next).v, "{} {m}", pos.to_fen());
-                assert_eq!(net.evaluate(&after, next.side_to_move()), net.evaluate_position(&next));
-            }
-        });
+    fn the_side_to_move_sees_a_mirrored_position_alike() {
+        // Colours swapped and the board turned: the same position for the other side.
+        for arch in test_archs() {
+            let net = random_arch_net(arch, 3);
+            let a =
+                Position::from_fen("r1ba1a3/4kn3/2n1b4/pNp1p1p1p/4c4/6P2/P1P2R2P/1CcC5/9/2BAKAB2 w - - 0 1").unwrap();
+            let b =
+                Position::from_fen("2bakab2/9/1cCc5/p1p2r2p/6p2/4C4/PnP1P1P1P/2N1B4/4KN3/R1BA1A3 b - - 0 1").unwrap();
+            assert_eq!(net.evaluate_position(&a), net.evaluate_position(&b), "{arch:?}");
+        }
     }
 
     #[test]
-    fn the_side_to_move_sees_a_mirrored_position_alike() {
-        // Colours swapped and the board turned: the same position for the other side.
-        let net = random_net(3);
-        let a = Position::from_fen("r1ba1a3/4kn3/2n1b4/pNp1p1p1p/4c4/6P2/P1P2R2P/1CcC5/9/2BAKAB2 w - - 0 1").unwrap();
-        let b = Position::from_fen("2bakab2/9/1cCc5/p1p2r2p/6p2/4C4/PnP1P1P1P/2N1B4/4KN3/R1BA1A3 b - - 0 1").unwrap();
+    fn a_general_on_a_folded_file_sees_the_mirrored_board() {
+        // With a mirror-folding king map, the left-right mirrored position evaluates alike
+        // when both generals stand on folded files (d or f).
+        let net = random_arch_net(Arch::new(512, 6, 8).unwrap(), 4);
+        let a = Position::from_fen("3k5/4a4/2n1b4/p1p1p1p1p/9/6P2/P1P1C1R1P/1C1N5/4A4/3K5 w - - 0 1").unwrap();
+        let b = Position::from_fen("5k3/4a4/4b1n2/p1p1p1p1p/9/2P6/P1R1C1P1P/5N1C1/4A4/5K3 w - - 0 1").unwrap();
         assert_eq!(net.evaluate_position(&a), net.evaluate_position(&b));
+    }
+
+    #[test]
+    fn the_portable_loops_give_the_same_numbers_for_every_architecture() {
+        for arch in test_archs() {
+            let net = random_arch_net(arch, 17);
+            let portable = net.clone().with_portable_loops();
+            crate::board::testing::random_games(2, 10, 80, |pos, _, _, _| {
+                assert_eq!(net.refresh(pos), portable.refresh(pos));
+                assert_eq!(net.evaluate_position(pos), portable.evaluate_position(pos), "{arch:?}");
+            });
+        }
     }
 
     #[test]
     fn the_embedded_net_decodes() {
         let net = &*DEFAULT;
+        assert_eq!(net.arch(), Arch::ONE);
         assert_eq!(net.to_bytes(), EMBEDDED);
         let start = net.evaluate_position(&Position::startpos());
         assert!(start.abs() < 200, "{start}");

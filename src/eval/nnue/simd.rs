@@ -1,151 +1,295 @@
-//! The network's inner loops: accumulator column updates and the output's SCReLU dot product.
+//! The network's inner loops: accumulator column updates and the output's SCReLU dot product,
+//! for any hidden width that is a multiple of 64.
 //!
 //! Each loop is written once in plain Rust (the portable path, which the compiler vectorises
-//! for the target's baseline, SSE2 on x86-64). On x86-64 with AVX2 (detected at run time) the
-//! dot product uses explicit AVX2 intrinsics and the updates the same plain loops compiled
-//! for AVX2; `chuhe bench --eval nnue` and `benches/search.rs` measure the difference.
+//! for the target's baseline, SSE2 on x86-64) and once with AVX2 intrinsics. Which one runs
+//! is decided once, when a net is built (`Simd::detect`), and stored in the net: the hot
+//! loops branch on a stored flag, not on a CPU query.
 
-use super::{HIDDEN, QA};
+use super::QA;
 
-type Column = [i16; HIDDEN];
+/// Lanes one pass of the AVX2 update loops handles (four 256-bit registers).
+pub const LANES: usize = 64;
 
-#[inline(always)]
-fn add_portable(acc: &mut Column, w: &Column) {
-    for (a, w) in acc.iter_mut().zip(w) {
-        *a += w;
+/// Which path a net's loops take.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Simd {
+    /// Plain Rust.
+    Portable,
+    /// AVX2 intrinsics (only ever set when the CPU has AVX2).
+    #[cfg(target_arch = "x86_64")]
+    Avx2,
+}
+
+static DETECTED: std::sync::LazyLock<Simd> = std::sync::LazyLock::new(|| {
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("avx2") {
+        return Simd::Avx2;
+    }
+    Simd::Portable
+});
+
+impl Simd {
+    /// The best path this CPU runs (asked once per process).
+    pub fn detect() -> Simd {
+        *DETECTED
+    }
+
+    /// "avx2" or "portable".
+    pub fn name(self) -> &'static str {
+        match self {
+            Simd::Portable => "portable",
+            #[cfg(target_arch = "x86_64")]
+            Simd::Avx2 => "avx2",
+        }
     }
 }
 
-#[inline(always)]
-fn sub_add_portable(old: &Column, new: &mut Column, sub: &Column, add: &Column) {
-    for i in 0..HIDDEN {
-        new[i] = old[i] - sub[i] + add[i];
-    }
-}
+mod portable {
+    use super::QA;
 
-#[inline(always)]
-fn sub_sub_add_portable(old: &Column, new: &mut Column, sub1: &Column, sub2: &Column, add: &Column) {
-    for i in 0..HIDDEN {
-        new[i] = old[i] - sub1[i] - sub2[i] + add[i];
+    pub fn add(acc: &mut [i16], w: &[i16]) {
+        for (a, w) in acc.iter_mut().zip(w) {
+            *a += w;
+        }
     }
-}
 
-#[inline(always)]
-fn screlu_dot_portable(acc: &Column, w: &Column) -> i32 {
-    let mut sum = 0i32;
-    for i in 0..HIDDEN {
-        let v = acc[i].clamp(0, QA as i16) as i32;
-        sum += v * v * w[i] as i32;
+    pub fn sub(acc: &mut [i16], w: &[i16]) {
+        for (a, w) in acc.iter_mut().zip(w) {
+            *a -= w;
+        }
     }
-    sum
+
+    pub fn sub_add(old: &[i16], new: &mut [i16], sub: &[i16], add: &[i16]) {
+        for (((n, o), s), a) in new.iter_mut().zip(old).zip(sub).zip(add) {
+            *n = o - s + a;
+        }
+    }
+
+    pub fn sub_sub_add(old: &[i16], new: &mut [i16], sub1: &[i16], sub2: &[i16], add: &[i16]) {
+        for ((((n, o), s1), s2), a) in new.iter_mut().zip(old).zip(sub1).zip(sub2).zip(add) {
+            *n = o - s1 - s2 + a;
+        }
+    }
+
+    /// Sums in `i32` over 16 lanes at a time (at most 16·255²·127 each), then in `i64`.
+    pub fn screlu_dot(acc: &[i16], w: &[i16]) -> i64 {
+        let mut total = 0i64;
+        for (a, w) in acc.chunks_exact(16).zip(w.chunks_exact(16)) {
+            let mut sum = 0i32;
+            for (a, w) in a.iter().zip(w) {
+                let v = (*a).clamp(0, QA as i16) as i32;
+                sum += v * v * *w as i32;
+            }
+            total += sum as i64;
+        }
+        total
+    }
 }
 
 #[cfg(target_arch = "x86_64")]
 mod avx2 {
-    use super::*;
+    use super::{LANES, QA};
     use std::arch::x86_64::*;
 
-    #[target_feature(enable = "avx2")]
-    pub fn add(acc: &mut Column, w: &Column) {
-        add_portable(acc, w)
+    // SAFETY (every load and store below): the callers pass slices of length `N` (the
+    // `by_width!` dispatch matches the length), a multiple of `LANES`, so each 16-lane access
+    // below `N` stays inside them; `loadu`/`storeu` have no alignment requirement. `N` is a
+    // constant so that each width's loop is unrolled.
+
+    #[inline(always)]
+    unsafe fn load(s: &[i16], i: usize) -> __m256i {
+        _mm256_loadu_si256(s.as_ptr().add(i) as *const __m256i)
+    }
+
+    #[inline(always)]
+    unsafe fn store(s: &mut [i16], i: usize, v: __m256i) {
+        _mm256_storeu_si256(s.as_mut_ptr().add(i) as *mut __m256i, v)
     }
 
     #[target_feature(enable = "avx2")]
-    pub fn sub_add(old: &Column, new: &mut Column, sub: &Column, add: &Column) {
-        sub_add_portable(old, new, sub, add)
+    pub unsafe fn add<const N: usize>(acc: &mut [i16], w: &[i16]) {
+        for i in 0..N / LANES {
+            for r in 0..4 {
+                let j = i * LANES + 16 * r;
+                store(acc, j, _mm256_add_epi16(load(acc, j), load(w, j)));
+            }
+        }
     }
 
     #[target_feature(enable = "avx2")]
-    pub fn sub_sub_add(old: &Column, new: &mut Column, sub1: &Column, sub2: &Column, add: &Column) {
-        sub_sub_add_portable(old, new, sub1, sub2, add)
+    pub unsafe fn sub<const N: usize>(acc: &mut [i16], w: &[i16]) {
+        for i in 0..N / LANES {
+            for r in 0..4 {
+                let j = i * LANES + 16 * r;
+                store(acc, j, _mm256_sub_epi16(load(acc, j), load(w, j)));
+            }
+        }
+    }
+
+    #[target_feature(enable = "avx2")]
+    pub unsafe fn sub_add<const N: usize>(old: &[i16], new: &mut [i16], sub: &[i16], add: &[i16]) {
+        for i in 0..N / LANES {
+            for r in 0..4 {
+                let j = i * LANES + 16 * r;
+                let v = _mm256_add_epi16(_mm256_sub_epi16(load(old, j), load(sub, j)), load(add, j));
+                store(new, j, v);
+            }
+        }
+    }
+
+    #[target_feature(enable = "avx2")]
+    pub unsafe fn sub_sub_add<const N: usize>(old: &[i16], new: &mut [i16], sub1: &[i16], sub2: &[i16], add: &[i16]) {
+        for i in 0..N / LANES {
+            for r in 0..4 {
+                let j = i * LANES + 16 * r;
+                let v = _mm256_sub_epi16(_mm256_sub_epi16(load(old, j), load(sub1, j)), load(sub2, j));
+                store(new, j, _mm256_add_epi16(v, load(add, j)));
+            }
+        }
     }
 
     /// Sixteen lanes at a time: clamp to 0..=QA, v·w in 16 bits (|v·w| ≤ 255·127 fits),
-    /// then `madd` multiplies by v again and adds pairs into 32-bit lanes.
+    /// then `madd` multiplies by v again and adds pairs into 32-bit lanes. Each of the 8
+    /// lanes sums `len / 8` terms of at most 255²·127: below 2³¹ up to 2048 neurons. The
+    /// lanes are added in `i64`.
     #[target_feature(enable = "avx2")]
-    pub fn screlu_dot(acc: &Column, w: &Column) -> i32 {
+    pub unsafe fn screlu_dot<const N: usize>(acc: &[i16], w: &[i16]) -> i64 {
         let zero = _mm256_setzero_si256();
         let qa = _mm256_set1_epi16(QA as i16);
-        let mut sum = _mm256_setzero_si256();
-        for (a, w) in acc.chunks_exact(16).zip(w.chunks_exact(16)) {
-            // SAFETY: each chunk is 16 i16s (32 bytes) inside a live array, and loadu has no
-            // alignment requirement.
-            let (a, w) = unsafe {
-                (_mm256_loadu_si256(a.as_ptr() as *const __m256i), _mm256_loadu_si256(w.as_ptr() as *const __m256i))
-            };
-            let v = _mm256_min_epi16(_mm256_max_epi16(a, zero), qa);
-            sum = _mm256_add_epi32(sum, _mm256_madd_epi16(_mm256_mullo_epi16(v, w), v));
+        let mut sum = [_mm256_setzero_si256(); 2];
+        for i in 0..N / 32 {
+            for (r, s) in sum.iter_mut().enumerate() {
+                let j = i * 32 + 16 * r;
+                let v = _mm256_min_epi16(_mm256_max_epi16(load(acc, j), zero), qa);
+                *s = _mm256_add_epi32(*s, _mm256_madd_epi16(_mm256_mullo_epi16(v, load(w, j)), v));
+            }
         }
-        let half = _mm_add_epi32(_mm256_castsi256_si128(sum), _mm256_extracti128_si256(sum, 1));
-        let quarter = _mm_add_epi32(half, _mm_shuffle_epi32(half, 0b01_00_11_10));
-        let one = _mm_add_epi32(quarter, _mm_shuffle_epi32(quarter, 0b10_11_00_01));
-        _mm_cvtsi128_si32(one)
+        let both = _mm256_add_epi32(sum[0], sum[1]);
+        let wide = _mm256_add_epi64(
+            _mm256_cvtepi32_epi64(_mm256_castsi256_si128(both)),
+            _mm256_cvtepi32_epi64(_mm256_extracti128_si256(both, 1)),
+        );
+        let half = _mm_add_epi64(_mm256_castsi256_si128(wide), _mm256_extracti128_si256(wide, 1));
+        _mm_cvtsi128_si64(half) + _mm_extract_epi64(half, 1)
     }
 }
 
-/// Whether this machine runs the AVX2 path (std caches the CPUID answer).
-#[inline(always)]
-fn has_avx2() -> bool {
-    #[cfg(target_arch = "x86_64")]
-    {
-        std::arch::is_x86_feature_detected!("avx2")
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        false
-    }
+// SAFETY (every `unsafe` call below): `Simd::Avx2` exists only when `Simd::detect` found the
+// CPU has AVX2, which is all `target_feature` requires; `by_width!` calls a kernel of width
+// `N` only when the slice it matches has length `N`, and each method asserts first that all
+// its slices have one length (a few compares per call, against reading out of bounds).
+
+/// Calls the AVX2 kernel `f` compiled for the hidden width `len` (one of `HIDDEN_SIZES`),
+/// else the portable one.
+macro_rules! by_width {
+    ($len:expr, $f:ident($($arg:expr),*)) => {
+        match $len {
+            256 => unsafe { avx2::$f::<256>($($arg),*) },
+            512 => unsafe { avx2::$f::<512>($($arg),*) },
+            768 => unsafe { avx2::$f::<768>($($arg),*) },
+            1024 => unsafe { avx2::$f::<1024>($($arg),*) },
+            _ => portable::$f($($arg),*),
+        }
+    };
 }
 
-/// Which path runs here: "avx2" or "portable".
-pub fn path() -> &'static str {
-    if has_avx2() {
-        "avx2"
-    } else {
-        "portable"
+impl Simd {
+    /// `acc += w`.
+    #[inline(always)]
+    pub fn add(self, acc: &mut [i16], w: &[i16]) {
+        assert!(acc.len() == w.len(), "one width");
+        match self {
+            #[cfg(target_arch = "x86_64")]
+            Simd::Avx2 => by_width!(acc.len(), add(acc, w)),
+            Simd::Portable => portable::add(acc, w),
+        }
     }
-}
 
-// SAFETY (every `unsafe` call below): the AVX2 functions are called only after
-// `has_avx2()` found the CPU supports AVX2, which is all `target_feature` requires.
-
-/// `acc += w`.
-#[inline]
-pub fn add(acc: &mut Column, w: &Column) {
-    #[cfg(target_arch = "x86_64")]
-    if has_avx2() {
-        return unsafe { avx2::add(acc, w) };
+    /// `acc −= w`.
+    #[inline(always)]
+    pub fn sub(self, acc: &mut [i16], w: &[i16]) {
+        assert!(acc.len() == w.len(), "one width");
+        match self {
+            #[cfg(target_arch = "x86_64")]
+            Simd::Avx2 => by_width!(acc.len(), sub(acc, w)),
+            Simd::Portable => portable::sub(acc, w),
+        }
     }
-    add_portable(acc, w)
-}
 
-/// `new = old − sub + add`.
-#[inline]
-pub fn sub_add(old: &Column, new: &mut Column, sub: &Column, add: &Column) {
-    #[cfg(target_arch = "x86_64")]
-    if has_avx2() {
-        return unsafe { avx2::sub_add(old, new, sub, add) };
+    /// `new = old − sub + add`.
+    #[inline(always)]
+    pub fn sub_add(self, old: &[i16], new: &mut [i16], sub: &[i16], add: &[i16]) {
+        assert!(old.len() == new.len() && sub.len() == new.len() && add.len() == new.len(), "one width");
+        match self {
+            #[cfg(target_arch = "x86_64")]
+            Simd::Avx2 => by_width!(new.len(), sub_add(old, new, sub, add)),
+            Simd::Portable => portable::sub_add(old, new, sub, add),
+        }
     }
-    sub_add_portable(old, new, sub, add)
-}
 
-/// `new = old − sub1 − sub2 + add`.
-#[inline]
-pub fn sub_sub_add(old: &Column, new: &mut Column, sub1: &Column, sub2: &Column, add: &Column) {
-    #[cfg(target_arch = "x86_64")]
-    if has_avx2() {
-        return unsafe { avx2::sub_sub_add(old, new, sub1, sub2, add) };
+    /// `new = old − sub1 − sub2 + add`.
+    #[inline(always)]
+    pub fn sub_sub_add(self, old: &[i16], new: &mut [i16], sub1: &[i16], sub2: &[i16], add: &[i16]) {
+        let n = new.len();
+        assert!(old.len() == n && sub1.len() == n && sub2.len() == n && add.len() == n, "one width");
+        match self {
+            #[cfg(target_arch = "x86_64")]
+            Simd::Avx2 => by_width!(new.len(), sub_sub_add(old, new, sub1, sub2, add)),
+            Simd::Portable => portable::sub_sub_add(old, new, sub1, sub2, add),
+        }
     }
-    sub_sub_add_portable(old, new, sub1, sub2, add)
-}
 
-/// Σ clamp(acc, 0, QA)² · w.
-#[inline]
-pub fn screlu_dot(acc: &Column, w: &Column) -> i32 {
-    #[cfg(target_arch = "x86_64")]
-    if has_avx2() {
-        return unsafe { avx2::screlu_dot(acc, w) };
+    /// `new = old − sub + add` at a width known when compiling (no length checks).
+    #[inline(always)]
+    pub fn sub_add_n<const N: usize>(self, old: &[i16; N], new: &mut [i16; N], sub: &[i16; N], add: &[i16; N]) {
+        match self {
+            // SAFETY: as above; the array types make every length `N`.
+            #[cfg(target_arch = "x86_64")]
+            Simd::Avx2 => unsafe { avx2::sub_add::<N>(old, new, sub, add) },
+            Simd::Portable => portable::sub_add(old, new, sub, add),
+        }
     }
-    screlu_dot_portable(acc, w)
+
+    /// `new = old − sub1 − sub2 + add` at a width known when compiling (no length checks).
+    #[inline(always)]
+    pub fn sub_sub_add_n<const N: usize>(
+        self,
+        old: &[i16; N],
+        new: &mut [i16; N],
+        sub1: &[i16; N],
+        sub2: &[i16; N],
+        add: &[i16; N],
+    ) {
+        match self {
+            // SAFETY: as above; the array types make every length `N`.
+            #[cfg(target_arch = "x86_64")]
+            Simd::Avx2 => unsafe { avx2::sub_sub_add::<N>(old, new, sub1, sub2, add) },
+            Simd::Portable => portable::sub_sub_add(old, new, sub1, sub2, add),
+        }
+    }
+
+    /// Σ clamp(acc, 0, QA)² · w at a width known when compiling (no length checks).
+    #[inline(always)]
+    pub fn screlu_dot_n<const N: usize>(self, acc: &[i16; N], w: &[i16; N]) -> i64 {
+        match self {
+            // SAFETY: as above; the array types make every length `N`.
+            #[cfg(target_arch = "x86_64")]
+            Simd::Avx2 => unsafe { avx2::screlu_dot::<N>(acc, w) },
+            Simd::Portable => portable::screlu_dot(acc, w),
+        }
+    }
+
+    /// Σ clamp(acc, 0, QA)² · w.
+    #[inline(always)]
+    pub fn screlu_dot(self, acc: &[i16], w: &[i16]) -> i64 {
+        assert!(acc.len() == w.len(), "one width");
+        match self {
+            #[cfg(target_arch = "x86_64")]
+            Simd::Avx2 => by_width!(acc.len(), screlu_dot(acc, w)),
+            Simd::Portable => portable::screlu_dot(acc, w),
+        }
+    }
 }
 
 #[cfg(test)]
@@ -153,20 +297,32 @@ mod tests {
     use super::*;
 
     #[test]
-    fn both_paths_agree() {
+    fn both_paths_agree_at_every_width() {
         let mut rng = crate::board::zobrist::Rng::new(9);
-        for _ in 0..200 {
-            let mut acc = [0i16; HIDDEN];
-            let mut w = [0i16; HIDDEN];
-            for i in 0..HIDDEN {
-                acc[i] = (rng.next_u64() % 700) as i16 - 300;
-                w[i] = (rng.next_u64() % 255) as i16 - 127;
+        let (best, portable) = (Simd::detect(), Simd::Portable);
+        for width in super::super::arch::HIDDEN_SIZES {
+            for _ in 0..50 {
+                let mut col = |lo: i64, span: u64| -> Vec<i16> {
+                    (0..width).map(|_| ((rng.next_u64() % span) as i64 + lo) as i16).collect()
+                };
+                let (acc, w, x) = (col(-300, 700), col(-127, 255), col(-200, 400));
+                assert_eq!(best.screlu_dot(&acc, &w), portable.screlu_dot(&acc, &w));
+                let (mut a, mut b) = (vec![0i16; width], vec![0i16; width]);
+                best.sub_sub_add(&acc, &mut a, &w, &x, &acc);
+                portable.sub_sub_add(&acc, &mut b, &w, &x, &acc);
+                assert_eq!(a, b);
+                best.sub_add(&acc, &mut a, &w, &x);
+                portable.sub_add(&acc, &mut b, &w, &x);
+                assert_eq!(a, b);
+                best.add(&mut a, &x);
+                portable.add(&mut b, &x);
+                best.sub(&mut a, &w);
+                portable.sub(&mut b, &w);
+                assert_eq!(a, b);
             }
-            assert_eq!(screlu_dot(&acc, &w), screlu_dot_portable(&acc, &w));
-            let (mut a, mut b) = ([0i16; HIDDEN], [0i16; HIDDEN]);
-            sub_sub_add(&acc, &mut a, &w, &w, &acc);
-            sub_sub_add_portable(&acc, &mut b, &w, &w, &acc);
-            assert_eq!(a, b);
         }
+        // The widest sum does not overflow: every lane at QA against the largest weight.
+        let (acc, w) = (vec![QA as i16; 1024], vec![127i16; 1024]);
+        assert_eq!(best.screlu_dot(&acc, &w), 1024 * 255 * 255 * 127);
     }
 }
