@@ -375,9 +375,9 @@ impl<'a> Worker<'a> {
             let depth = if main { d } else { (d + (self.id as i32 % 2)).min(max_depth) };
             self.root_depth = depth;
             for rm in &mut self.root_moves {
-                if rm.score != -INF {
-                    rm.prev_score = rm.score;
-                }
+                // A move that failed low has no score; an older iteration's would let it jump
+                // ahead of the best when this iteration is stopped early.
+                rm.prev_score = rm.score;
                 rm.score = -INF;
                 rm.nodes = 0;
             }

@@ -589,3 +589,27 @@ fn the_switches_that_passed_a_timed_test_are_the_defaults() {
         assert!(!*f.switch(off).unwrap(), "{off} should be off");
     }
 }
+
+#[test]
+fn a_search_stopped_in_its_first_move_plays_the_last_completed_iterations_best() {
+    // Just past the nodes of a full depth-d search, the stop falls inside depth d+1's first
+    // move, whose score is unknown: the move played must be depth d's best, not a move that
+    // once scored well in an older iteration.
+    let mut checked = 0;
+    crate::board::testing::random_games(0x0dd5, 8, 40, |pos, _, game, ply| {
+        if ply % 5 != game % 5 {
+            return;
+        }
+        for d in 3..=6 {
+            let full = Engine::new().search_sync(pos, &[], depth(d));
+            let limits = Limits { nodes: Some(full.nodes + 1), ..Limits::default() };
+            let stopped = Engine::new().search_sync(pos, &[], limits);
+            if stopped.depth != d {
+                continue; // depth d+1 finished within the polling slack
+            }
+            assert_eq!(stopped.best, full.best, "depth {d} in {}", pos.to_fen());
+            checked += 1;
+        }
+    });
+    assert!(checked > 40, "{checked}");
+}
