@@ -288,6 +288,10 @@ fn legal_generation_matches_make_and_test() {
             pos.generate_legal_captures(&mut caps);
             let want_caps: Vec<Move> = want.iter().copied().filter(|&m| pos.is_capture(m)).collect();
             assert_eq!(caps.as_slice(), want_caps.as_slice(), "legal captures of {}", pos.to_fen());
+            let mut quiets = chuhe::board::MoveList::new();
+            pos.generate_legal_quiets(&mut quiets);
+            let want_quiets: Vec<Move> = want.iter().copied().filter(|&m| !pos.is_capture(m)).collect();
+            assert_eq!(quiets.as_slice(), want_quiets.as_slice(), "legal quiet moves of {}", pos.to_fen());
             let mut pseudo = chuhe::board::MoveList::new();
             pos.generate_pseudo(&mut pseudo);
             positions += 1;

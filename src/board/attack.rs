@@ -212,6 +212,17 @@ impl Position {
     #[inline]
     pub fn gives_check(&self, m: Move) -> bool {
         let them = self.side.opp();
+        let k = self.king_square(them).0;
+        let (from, to) = (m.from().0, m.to().0);
+        // A check needs the move to start or end on the king's file or rank (rook, cannon,
+        // pawn, the facing king, a screen moved), end a horse's jump away, or open a horse's
+        // leg next to the king; most moves do none of these.
+        let lined = |s: u8| (s ^ k) & 0x0F == 0 || (s ^ k) & 0xF0 == 0;
+        let jump = matches!(to as i16 - k as i16, 14 | 18 | 31 | 33 | -14 | -18 | -31 | -33);
+        let leg = matches!(from as i16 - k as i16, 15 | 17 | -15 | -17);
+        if !(lined(from) || lined(to) || jump || leg) {
+            return false;
+        }
         attacked::<false>(self.view_after(m), self.king_square(them), self.side, -1)
     }
 }

@@ -9,7 +9,7 @@
 //! enemy horse aimed at the king. Only the moves of those pieces and of the king, and every
 //! move when in check, are tested on a view of the board after the move.
 
-use super::movegen::Out;
+use super::movegen::{Out, ALL, CAPTURES, QUIETS};
 use super::mv::{Move, MoveList};
 use super::piece::PieceKind;
 use super::position::{cell_kind, side_bit, Position, EMPTY, OFF};
@@ -194,32 +194,32 @@ impl Position {
 
     /// The moves of the `kind` piece on `from` (not the king), none of them illegal.
     #[inline(always)]
-    fn piece_legal<O: Out, const CAPTURES: bool>(&self, g: &Guard, from: Square, kind: PieceKind, out: &mut O) {
+    fn piece_legal<O: Out, const MODE: u8>(&self, g: &Guard, from: Square, kind: PieceKind, out: &mut O) {
         let us = self.side;
         if g.pinned & (1 << (self.cells[from.index()] & 15)) != 0 {
-            self.sink::<_, CAPTURES>(us, &mut Tested { pos: self, inner: out }).gen_piece(from, kind);
+            self.sink::<_, MODE>(us, &mut Tested { pos: self, inner: out }).gen_piece(from, kind);
         } else if g.in_check {
-            self.sink::<_, CAPTURES>(us, &mut Evading { guard: g, pos: self, inner: out }).gen_piece(from, kind);
-        } else if g.open != 0 && !CAPTURES {
-            self.sink::<_, CAPTURES>(us, &mut Unscreened { guard: g, inner: out }).gen_piece(from, kind);
+            self.sink::<_, MODE>(us, &mut Evading { guard: g, pos: self, inner: out }).gen_piece(from, kind);
+        } else if g.open != 0 && MODE != CAPTURES {
+            self.sink::<_, MODE>(us, &mut Unscreened { guard: g, inner: out }).gen_piece(from, kind);
         } else {
-            self.sink::<_, CAPTURES>(us, out).gen_piece(from, kind);
+            self.sink::<_, MODE>(us, out).gen_piece(from, kind);
         }
     }
 
-    /// Hands every legal move (captures only when `CAPTURES`) of the side to move to `out`,
+    /// Hands every legal move of the side to move (which: `MODE`) to `out`,
     /// kind by kind in slot order (the order of the pseudo-legal generator, which search's
     /// ties depend on).
     #[inline(always)]
-    fn legal_into<O: Out, const CAPTURES: bool>(&self, out: &mut O) {
+    fn legal_into<O: Out, const MODE: u8>(&self, out: &mut O) {
         let us = self.side;
         let g = self.guard();
-        self.sink::<_, CAPTURES>(us, &mut Tested { pos: self, inner: out }).gen_king(self.king_square(us));
+        self.sink::<_, MODE>(us, &mut Tested { pos: self, inner: out }).gen_king(self.king_square(us));
         // One loop per kind, so each generator is specialised to its kind.
         macro_rules! each {
             ($($kind:ident),*) => {$(
                 for from in self.squares_of(us, PieceKind::$kind) {
-                    self.piece_legal::<_, CAPTURES>(&g, from, PieceKind::$kind, out);
+                    self.piece_legal::<_, MODE>(&g, from, PieceKind::$kind, out);
                 }
             )*};
         }
@@ -228,18 +228,23 @@ impl Position {
 
     /// Appends every legal move of the side to move to `list`.
     pub fn generate_legal(&self, list: &mut MoveList) {
-        self.legal_into::<_, false>(list);
+        self.legal_into::<_, ALL>(list);
     }
 
     /// Appends every legal capture of the side to move to `list`.
     pub fn generate_legal_captures(&self, list: &mut MoveList) {
-        self.legal_into::<_, true>(list);
+        self.legal_into::<_, CAPTURES>(list);
+    }
+
+    /// Appends every legal quiet move (no capture) of the side to move to `list`.
+    pub fn generate_legal_quiets(&self, list: &mut MoveList) {
+        self.legal_into::<_, QUIETS>(list);
     }
 
     /// How many legal moves the side to move has (perft's last ply: nothing is stored).
     pub fn count_legal(&self) -> u64 {
         let mut n = 0u64;
-        self.legal_into::<_, false>(&mut n);
+        self.legal_into::<_, ALL>(&mut n);
         n
     }
 }

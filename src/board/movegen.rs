@@ -29,20 +29,29 @@ impl Out for u64 {
     }
 }
 
-/// Where a generator puts its moves: the mover, the output, and whether only captures count.
-pub(super) struct Sink<'a, O: Out, const CAPTURES: bool> {
+/// Generation mode: every move.
+pub(super) const ALL: u8 = 0;
+/// Generation mode: captures only.
+pub(super) const CAPTURES: u8 = 1;
+/// Generation mode: quiet moves only.
+pub(super) const QUIETS: u8 = 2;
+
+/// Where a generator puts its moves: the mover, the output, and which moves (`MODE`: `ALL`,
+/// `CAPTURES` or `QUIETS`).
+pub(super) struct Sink<'a, O: Out, const MODE: u8> {
     pub(super) cells: &'a [u8; 256],
     pub(super) us: Color,
     pub(super) enemy_bit: u8,
     pub(super) out: &'a mut O,
 }
 
-impl<O: Out, const CAPTURES: bool> Sink<'_, O, CAPTURES> {
-    /// Adds `from` → `t` if `t` holds an enemy, or is empty and quiet moves are wanted.
+impl<O: Out, const MODE: u8> Sink<'_, O, MODE> {
+    /// Adds `from` → `t` if `t` holds an enemy and captures are wanted, or is empty and
+    /// quiet moves are.
     #[inline(always)]
     fn step(&mut self, from: Square, t: i16) {
         let c = self.cells[t as usize];
-        if c & self.enemy_bit != 0 || (!CAPTURES && c == EMPTY) {
+        if (MODE != QUIETS && c & self.enemy_bit != 0) || (MODE != CAPTURES && c == EMPTY) {
             self.out.add(Move::new(from, Square(t as u8)));
         }
     }
@@ -53,7 +62,7 @@ impl<O: Out, const CAPTURES: bool> Sink<'_, O, CAPTURES> {
     fn slide(&mut self, from: Square, d: i16) -> i16 {
         let mut t = from.0 as i16 + d;
         while self.cells[t as usize] == EMPTY {
-            if !CAPTURES {
+            if MODE != CAPTURES {
                 self.out.add(Move::new(from, Square(t as u8)));
             }
             t += d;
@@ -61,10 +70,10 @@ impl<O: Out, const CAPTURES: bool> Sink<'_, O, CAPTURES> {
         t
     }
 
-    /// Adds the capture `from` → `t` if `t` holds an enemy.
+    /// Adds the capture `from` → `t` if `t` holds an enemy and captures are wanted.
     #[inline(always)]
     fn capture(&mut self, from: Square, t: i16) {
-        if self.cells[t as usize] & self.enemy_bit != 0 {
+        if MODE != QUIETS && self.cells[t as usize] & self.enemy_bit != 0 {
             self.out.add(Move::new(from, Square(t as u8)));
         }
     }
@@ -171,16 +180,16 @@ impl<O: Out, const CAPTURES: bool> Sink<'_, O, CAPTURES> {
 impl Position {
     /// A move sink for `us` (whoever is to move) handing its moves to `out`.
     #[inline(always)]
-    pub(super) fn sink<'a, O: Out, const CAPTURES: bool>(&'a self, us: Color, out: &'a mut O) -> Sink<'a, O, CAPTURES> {
+    pub(super) fn sink<'a, O: Out, const MODE: u8>(&'a self, us: Color, out: &'a mut O) -> Sink<'a, O, MODE> {
         Sink { cells: &self.cells, us, enemy_bit: side_bit(us.opp()), out }
     }
 
-    /// Hands the pseudo-legal moves of the side to move (captures only when `CAPTURES`) to
-    /// `list`, kind by kind in slot order (the order search's ties depend on).
+    /// Hands the pseudo-legal moves of the side to move (which: `MODE`) to `list`, kind by
+    /// kind in slot order (the order search's ties depend on).
     #[inline(always)]
-    pub(super) fn pseudo_into<O: Out, const CAPTURES: bool>(&self, list: &mut O) {
+    pub(super) fn pseudo_into<O: Out, const MODE: u8>(&self, list: &mut O) {
         let us = self.side;
-        let mut sink = self.sink::<_, CAPTURES>(us, list);
+        let mut sink = self.sink::<_, MODE>(us, list);
         self.squares_of(us, PieceKind::King).for_each(|from| sink.gen_king(from));
         self.squares_of(us, PieceKind::Advisor).for_each(|from| sink.gen_advisor(from));
         self.squares_of(us, PieceKind::Elephant).for_each(|from| sink.gen_elephant(from));
@@ -232,18 +241,18 @@ impl Position {
     /// tests (and `perft_reference`) hold `generate_legal` to.
     pub fn generate_legal_by_filter(&self, list: &mut MoveList) {
         let mut pseudo = MoveList::new();
-        self.pseudo_into::<_, false>(&mut pseudo);
+        self.pseudo_into::<_, ALL>(&mut pseudo);
         self.filter_legal(&pseudo, list);
     }
 
     /// Appends every pseudo-legal move (own king safety not checked) to `list`.
     pub fn generate_pseudo(&self, list: &mut MoveList) {
-        self.pseudo_into::<_, false>(list);
+        self.pseudo_into::<_, ALL>(list);
     }
 
     /// Appends every pseudo-legal capture (own king safety not checked) to `list`.
     pub fn generate_pseudo_captures(&self, list: &mut MoveList) {
-        self.pseudo_into::<_, true>(list);
+        self.pseudo_into::<_, CAPTURES>(list);
     }
 
     /// Whether pseudo-legal `m` of the side to move keeps its king safe; `in_check` must say
@@ -273,7 +282,7 @@ impl Position {
         if cell == EMPTY || cell == OFF {
             return;
         }
-        self.sink::<_, true>(Self::cell_owner(cell), list).gen_piece(from, cell_kind(cell));
+        self.sink::<_, CAPTURES>(Self::cell_owner(cell), list).gen_piece(from, cell_kind(cell));
     }
 
     /// Whether `m` is legal for `mover` here if it were `mover`'s turn (the mover's king is
@@ -305,7 +314,7 @@ impl Position {
             return false;
         }
         let mut pseudo = MoveList::new();
-        self.sink::<_, false>(self.side, &mut pseudo).gen_piece(from, cell_kind(cell));
+        self.sink::<_, ALL>(self.side, &mut pseudo).gen_piece(from, cell_kind(cell));
         pseudo.contains(&m) && !self.leaves_king_attacked(m)
     }
 }
