@@ -70,47 +70,17 @@ impl Guard {
     }
 }
 
-/// Passes on only the moves that keep the king safe, tested on a view of the board.
-struct Tested<'a, O: Out> {
-    pos: &'a Position,
+/// Passes on only the moves `keep` accepts: those that keep the king safe (tested on a view
+/// of the board), in check those that could answer it, or those that screen no open cannon.
+struct Only<'a, O: Out, F: Fn(Move) -> bool> {
+    keep: F,
     inner: &'a mut O,
 }
 
-impl<O: Out> Out for Tested<'_, O> {
+impl<O: Out, F: Fn(Move) -> bool> Out for Only<'_, O, F> {
     #[inline(always)]
     fn add(&mut self, m: Move) {
-        if !self.pos.leaves_king_attacked(m) {
-            self.inner.add(m);
-        }
-    }
-}
-
-/// In check: passes on only the moves to a point that could answer it, once tested.
-struct Evading<'a, O: Out> {
-    guard: &'a Guard,
-    pos: &'a Position,
-    inner: &'a mut O,
-}
-
-impl<O: Out> Out for Evading<'_, O> {
-    #[inline(always)]
-    fn add(&mut self, m: Move) {
-        if self.guard.answers(m.to().0) && !self.pos.leaves_king_attacked(m) {
-            self.inner.add(m);
-        }
-    }
-}
-
-/// Passes on only the moves that do not land between the king and an open enemy cannon.
-struct Unscreened<'a, O: Out> {
-    guard: &'a Guard,
-    inner: &'a mut O,
-}
-
-impl<O: Out> Out for Unscreened<'_, O> {
-    #[inline(always)]
-    fn add(&mut self, m: Move) {
-        if !self.guard.screens(m.to().0 as i16) {
+        if (self.keep)(m) {
             self.inner.add(m);
         }
     }
@@ -197,11 +167,14 @@ impl Position {
     fn piece_legal<O: Out, const MODE: u8>(&self, g: &Guard, from: Square, kind: PieceKind, out: &mut O) {
         let us = self.side;
         if g.pinned & (1 << (self.cells[from.index()] & 15)) != 0 {
-            self.sink::<_, MODE>(us, &mut Tested { pos: self, inner: out }).gen_piece(from, kind);
+            let safe = |m| !self.leaves_king_attacked(m);
+            self.sink::<_, MODE>(us, &mut Only { keep: safe, inner: out }).gen_piece(from, kind);
         } else if g.in_check {
-            self.sink::<_, MODE>(us, &mut Evading { guard: g, pos: self, inner: out }).gen_piece(from, kind);
+            let answers = |m: Move| g.answers(m.to().0) && !self.leaves_king_attacked(m);
+            self.sink::<_, MODE>(us, &mut Only { keep: answers, inner: out }).gen_piece(from, kind);
         } else if g.open != 0 && MODE != CAPTURES {
-            self.sink::<_, MODE>(us, &mut Unscreened { guard: g, inner: out }).gen_piece(from, kind);
+            let unscreened = |m: Move| !g.screens(m.to().0 as i16);
+            self.sink::<_, MODE>(us, &mut Only { keep: unscreened, inner: out }).gen_piece(from, kind);
         } else {
             self.sink::<_, MODE>(us, out).gen_piece(from, kind);
         }
@@ -214,7 +187,8 @@ impl Position {
     fn legal_into<O: Out, const MODE: u8>(&self, out: &mut O) {
         let us = self.side;
         let g = self.guard();
-        self.sink::<_, MODE>(us, &mut Tested { pos: self, inner: out }).gen_king(self.king_square(us));
+        let safe = |m: Move| !self.king_step_attacked(m);
+        self.sink::<_, MODE>(us, &mut Only { keep: safe, inner: out }).gen_king(self.king_square(us));
         // One loop per kind, so each generator is specialised to its kind.
         macro_rules! each {
             ($($kind:ident),*) => {$(
