@@ -5,23 +5,45 @@ use crate::board::{Move, MoveList, Position};
 use crate::lines::content_lines;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 
-/// Leaf count of the legal move tree `depth` plies deep (leaves counted in bulk at depth 1).
+/// Leaf count of the legal move tree `depth` plies deep (the last ply counted, not listed).
 pub fn perft(pos: &mut Position, depth: u32) -> u64 {
-    if depth == 0 {
-        return 1;
+    perft_by(pos, depth, Position::generate_legal, Position::count_legal)
+}
+
+/// `perft` over the reference generator (pseudo-legal moves, then a test of each risky one),
+/// which the tests hold the legal generator to.
+pub fn perft_reference(pos: &mut Position, depth: u32) -> u64 {
+    let count = |p: &Position| {
+        let mut list = MoveList::new();
+        p.generate_legal_by_filter(&mut list);
+        list.len() as u64
+    };
+    perft_by(pos, depth, Position::generate_legal_by_filter, count)
+}
+
+/// Perft with `generate` listing a position's moves and `count` counting them (the last ply).
+#[inline(always)]
+fn perft_by(
+    pos: &mut Position,
+    depth: u32,
+    generate: impl Fn(&Position, &mut MoveList) + Copy,
+    count: impl Fn(&Position) -> u64 + Copy,
+) -> u64 {
+    match depth {
+        0 => 1,
+        1 => count(pos),
+        _ => {
+            let mut moves = MoveList::new();
+            generate(pos, &mut moves);
+            let mut nodes = 0;
+            for &m in &moves {
+                let undo = pos.make_move(m);
+                nodes += perft_by(pos, depth - 1, generate, count);
+                pos.unmake_move(m, undo);
+            }
+            nodes
+        }
     }
-    let mut moves = MoveList::new();
-    pos.generate_legal(&mut moves);
-    if depth == 1 {
-        return moves.len() as u64;
-    }
-    let mut nodes = 0;
-    for &m in &moves {
-        let undo = pos.make_move(m);
-        nodes += perft(pos, depth - 1);
-        pos.unmake_move(m, undo);
-    }
-    nodes
 }
 
 /// Perft split by root move: one `(move, count)` per legal move, sorted by move text.

@@ -3,7 +3,7 @@
 //! depth 4 by default, deeper with `CHUHE_PERFT_DEPTH=N`. Perft counts are the ground truth for
 //! move generation.
 
-use chuhe::perft::{parse_epd, perft};
+use chuhe::perft::{parse_epd, perft, perft_reference};
 
 /// Checks every count of `text` (an EPD suite of `positions` positions) up to the depth limit.
 fn check_suite(text: &str, positions: usize) {
@@ -14,6 +14,9 @@ fn check_suite(text: &str, positions: usize) {
         let mut pos = e.pos.clone();
         for &(depth, expected) in e.counts.iter().filter(|c| c.0 <= max_depth) {
             assert_eq!(perft(&mut pos, depth), expected, "{} depth {depth}", e.fen);
+            if depth <= 3 {
+                assert_eq!(perft_reference(&mut pos, depth), expected, "reference: {} depth {depth}", e.fen);
+            }
         }
         assert!(pos == e.pos, "perft left the position changed");
     }

@@ -215,3 +215,97 @@ fn reference_matches_composed_perft_counts() {
     }
     assert_eq!(checked, 16);
 }
+
+/// The legal moves by making every pseudo-legal move and looking at the mover's king.
+fn make_and_test(pos: &Position) -> Vec<Move> {
+    let mut pseudo = chuhe::board::MoveList::new();
+    pos.generate_pseudo(&mut pseudo);
+    let mut p = pos.clone();
+    let us = pos.side_to_move();
+    pseudo
+        .into_iter()
+        .filter(|&m| {
+            let u = p.make_move(m);
+            let ok = !p.king_attacked(us);
+            p.unmake_move(m, u);
+            ok
+        })
+        .collect()
+}
+
+/// A placement built to strain legal generation: a few pieces of random kinds and sides on the
+/// red king's file and rank (cannon screens, rook pins, a second piece between the kings),
+/// on its horse-leg and horse points, or anywhere; the kings often on one file.
+fn tactical_fen(rng: &mut Rng) -> String {
+    let mut board = RefBoard::empty(if rng.below(2) == 0 { Side::Red } else { Side::Black });
+    let rk = rng.pick(&reachable_points(Side::Red, Kind::King));
+    let bk = if rng.below(2) == 0 && rk.1 < 9 { (rk.0, 7 + rng.below(3) as i32) } else { (4, 9) };
+    board.set(rk, Some(Man { side: Side::Red, kind: Kind::King }));
+    board.set(bk, Some(Man { side: Side::Black, kind: Kind::King }));
+    let kinds = [Kind::Rook, Kind::Cannon, Kind::Horse, Kind::Pawn, Kind::Advisor, Kind::Elephant];
+    let mut counts = [[0; 7]; 2];
+    for _ in 0..2 + rng.below(9) {
+        let side = if rng.below(2) == 0 { Side::Red } else { Side::Black };
+        // Cannons twice as often: their screens are what is special.
+        let kind = if rng.below(6) == 0 { Kind::Cannon } else { rng.pick(&kinds) };
+        let p = match rng.below(10) {
+            0..=3 if rng.below(2) == 0 => (rk.0, rng.below(10) as i32),
+            0..=3 => (rng.below(9) as i32, rk.1),
+            4..=5 => (rk.0 + rng.pick(&[-1, 1]), rk.1 + rng.pick(&[-1, 1])),
+            6..=7 => {
+                let (df, dr) = rng.pick(&[(1, 2), (2, 1), (-1, 2), (-2, 1), (1, -2), (2, -1), (-1, -2), (-2, -1)]);
+                (rk.0 + df, rk.1 + dr)
+            }
+            _ => any_point(rng),
+        };
+        let n = &mut counts[(side == Side::Black) as usize][kind as usize];
+        let limit = if kind == Kind::Pawn { 5 } else { 2 };
+        if (0..9).contains(&p.0) && (0..10).contains(&p.1) && board.at(p).is_none() && *n < limit {
+            *n += 1;
+            board.set(p, Some(Man { side, kind }));
+        }
+    }
+    let side = if board.to_move == Side::Red { "w" } else { "b" };
+    format!("{} {side} - - 0 1", board.placement())
+}
+
+#[test]
+fn legal_generation_matches_make_and_test() {
+    let mut rng = Rng(0x1E6A_0029 + scale() as u64);
+    let (mut positions, mut in_check, mut double_check, mut pinned) = (0, 0, 0, 0);
+    let tries = 20_000 * scale();
+    for t in 0..tries {
+        let fen = if t % 2 == 0 { tactical_fen(&mut rng) } else { random_fen(&mut rng) };
+        let Ok(mut pos) = Position::from_fen(&fen) else { continue };
+        // A few random plies from each, so positions after real moves are seen too.
+        for _ in 0..4 {
+            let want = make_and_test(&pos);
+            let mut got = chuhe::board::MoveList::new();
+            pos.generate_legal(&mut got);
+            assert_eq!(got.as_slice(), want.as_slice(), "legal moves of {}", pos.to_fen());
+            assert_eq!(pos.count_legal(), want.len() as u64, "legal count of {}", pos.to_fen());
+            let mut caps = chuhe::board::MoveList::new();
+            pos.generate_legal_captures(&mut caps);
+            let want_caps: Vec<Move> = want.iter().copied().filter(|&m| pos.is_capture(m)).collect();
+            assert_eq!(caps.as_slice(), want_caps.as_slice(), "legal captures of {}", pos.to_fen());
+            let mut quiets = chuhe::board::MoveList::new();
+            pos.generate_legal_quiets(&mut quiets);
+            let want_quiets: Vec<Move> = want.iter().copied().filter(|&m| !pos.is_capture(m)).collect();
+            assert_eq!(quiets.as_slice(), want_quiets.as_slice(), "legal quiet moves of {}", pos.to_fen());
+            let mut pseudo = chuhe::board::MoveList::new();
+            pos.generate_pseudo(&mut pseudo);
+            positions += 1;
+            in_check += pos.in_check() as usize;
+            double_check += (pos.checkers().len() >= 2) as usize;
+            pinned += (pseudo.iter().any(|&m| !pos.is_capture(m) && !want.contains(&m)) && !pos.in_check()) as usize;
+            if want.is_empty() {
+                break;
+            }
+            pos.make_move(rng.pick(&want));
+        }
+    }
+    assert!(positions > tries, "only {positions} positions");
+    assert!(in_check > positions / 20, "only {in_check} of {positions} in check");
+    assert!(double_check > positions / 500, "only {double_check} double checks");
+    assert!(pinned > positions / 20, "only {pinned} positions with a quiet move ruled out by a pin");
+}

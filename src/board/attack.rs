@@ -48,15 +48,19 @@ impl Cells for View<'_> {
 /// king's square: the enemy king counts along an open file ("flying general"), advisors and
 /// elephants never reach it (they only land in their own palace or half, wherever they stand,
 /// and the king is in its own). With `ANY_PIECE` true it is any point: every kind counts as it
-/// captures (the king one step inside its palace), pins ignored.
+/// captures (the king one step inside its palace), pins ignored. `vacated`, a neighbour of
+/// `sq` or -1, is read as empty (the point a king steps from; no other line passes it).
 #[inline(always)]
-fn attacked<const ANY_PIECE: bool>(v: impl Cells, sq: Square, by: Color) -> bool {
+fn attacked<const ANY_PIECE: bool>(v: impl Cells, sq: Square, by: Color, vacated: i16) -> bool {
     let eb = side_bit(by);
     let k = sq.0 as i16;
     let is = |cell: u8, kind: PieceKind| cell & eb != 0 && cell_kind(cell) == kind;
     let king_steps_in = ANY_PIECE && in_palace(sq, by);
     for (i, d) in ORTHO.into_iter().enumerate() {
         let mut s = k + d;
+        if s == vacated {
+            s += d;
+        }
         let mut c = v.at(s);
         if king_steps_in && in_palace(Square(s as u8), by) && is(c, PieceKind::King) {
             return true;
@@ -122,13 +126,13 @@ impl Position {
     /// half of a static exchange test.
     #[inline]
     pub fn attacked_by(&self, sq: Square, by: Color) -> bool {
-        attacked::<true>(&self.cells, sq, by)
+        attacked::<true>(&self.cells, sq, by, -1)
     }
 
     /// Whether `color`'s king is attacked (by any piece, or the facing enemy king).
     #[inline]
     pub fn king_attacked(&self, color: Color) -> bool {
-        attacked::<false>(&self.cells, self.king_square(color), color.opp())
+        attacked::<false>(&self.cells, self.king_square(color), color.opp(), -1)
     }
 
     /// Whether the side to move is in check.
@@ -140,10 +144,19 @@ impl Position {
     /// Whether pseudo-legal `m` would leave the mover's own king attacked.
     #[inline]
     pub(crate) fn leaves_king_attacked(&self, m: Move) -> bool {
-        let v = self.view_after(m);
         let own = self.side;
-        let ksq = if m.from() == self.king_square(own) { m.to() } else { self.king_square(own) };
-        attacked::<false>(v, ksq, own.opp())
+        if m.from() == self.king_square(own) {
+            return self.king_step_attacked(m);
+        }
+        attacked::<false>(self.view_after(m), self.king_square(own), own.opp(), -1)
+    }
+
+    /// Whether the king's step `m` lands on an attacked point. The board is read as it is: the
+    /// point the king leaves lies on one line from its new point only, which skips it, and a
+    /// piece it captures is not an attacker.
+    #[inline]
+    pub(super) fn king_step_attacked(&self, m: Move) -> bool {
+        attacked::<false>(&self.cells, m.to(), self.side.opp(), m.from().0 as i16)
     }
 
     /// The squares of the pieces giving check to the side to move, rank 0 first (for the
@@ -199,7 +212,18 @@ impl Position {
     #[inline]
     pub fn gives_check(&self, m: Move) -> bool {
         let them = self.side.opp();
-        attacked::<false>(self.view_after(m), self.king_square(them), self.side)
+        let k = self.king_square(them).0;
+        let (from, to) = (m.from().0, m.to().0);
+        // A check needs the move to start or end on the king's file or rank (rook, cannon,
+        // pawn, the facing king, a screen moved), end a horse's jump away, or open a horse's
+        // leg next to the king; most moves do none of these.
+        let lined = |s: u8| (s ^ k) & 0x0F == 0 || (s ^ k) & 0xF0 == 0;
+        let jump = matches!(to as i16 - k as i16, 14 | 18 | 31 | 33 | -14 | -18 | -31 | -33);
+        let leg = matches!(from as i16 - k as i16, 15 | 17 | -15 | -17);
+        if !(lined(from) || lined(to) || jump || leg) {
+            return false;
+        }
+        attacked::<false>(self.view_after(m), self.king_square(them), self.side, -1)
     }
 }
 

@@ -3,6 +3,7 @@
 
 mod attack;
 mod fen;
+mod legal;
 mod movegen;
 mod mv;
 mod piece;

@@ -1,4 +1,6 @@
-//! Pseudo-legal and legal move generation, walking the piece slots (never empty points).
+//! Pseudo-legal move generation, walking the piece slots (never empty points), one generator
+//! per kind over a move sink; the filter that makes it legal by testing moves (the reference
+//! for `legal.rs`); legality of single moves.
 
 use super::mv::{Move, MoveList};
 use super::piece::{Color, PieceKind};
@@ -6,21 +8,51 @@ use super::position::{cell_kind, side_bit, Position, EMPTY, OFF};
 use super::square::Square;
 use super::tables::{forward, in_palace, own_half, DIAG, HORSE, ON_BOARD, ORTHO};
 
-/// Where a generator puts its moves: the mover, the list, and whether only captures count.
-struct Sink<'a, const CAPTURES: bool> {
-    cells: &'a [u8; 256],
-    us: Color,
-    enemy_bit: u8,
-    list: &'a mut MoveList,
+/// What a generator hands its moves to: a list, a counter, or a filter in front of one.
+pub(super) trait Out {
+    /// Takes one generated move.
+    fn add(&mut self, m: Move);
 }
 
-impl<const CAPTURES: bool> Sink<'_, CAPTURES> {
-    /// Adds `from` → `t` if `t` holds an enemy, or is empty and quiet moves are wanted.
+impl Out for MoveList {
+    #[inline(always)]
+    fn add(&mut self, m: Move) {
+        self.push(m);
+    }
+}
+
+/// Counts moves without keeping them (perft's last ply).
+impl Out for u64 {
+    #[inline(always)]
+    fn add(&mut self, _: Move) {
+        *self += 1;
+    }
+}
+
+/// Generation mode: every move.
+pub(super) const ALL: u8 = 0;
+/// Generation mode: captures only.
+pub(super) const CAPTURES: u8 = 1;
+/// Generation mode: quiet moves only.
+pub(super) const QUIETS: u8 = 2;
+
+/// Where a generator puts its moves: the mover, the output, and which moves (`MODE`: `ALL`,
+/// `CAPTURES` or `QUIETS`).
+pub(super) struct Sink<'a, O: Out, const MODE: u8> {
+    pub(super) cells: &'a [u8; 256],
+    pub(super) us: Color,
+    pub(super) enemy_bit: u8,
+    pub(super) out: &'a mut O,
+}
+
+impl<O: Out, const MODE: u8> Sink<'_, O, MODE> {
+    /// Adds `from` → `t` if `t` holds an enemy and captures are wanted, or is empty and
+    /// quiet moves are.
     #[inline(always)]
     fn step(&mut self, from: Square, t: i16) {
         let c = self.cells[t as usize];
-        if c & self.enemy_bit != 0 || (!CAPTURES && c == EMPTY) {
-            self.list.push(Move::new(from, Square(t as u8)));
+        if (MODE != QUIETS && c & self.enemy_bit != 0) || (MODE != CAPTURES && c == EMPTY) {
+            self.out.add(Move::new(from, Square(t as u8)));
         }
     }
 
@@ -30,19 +62,19 @@ impl<const CAPTURES: bool> Sink<'_, CAPTURES> {
     fn slide(&mut self, from: Square, d: i16) -> i16 {
         let mut t = from.0 as i16 + d;
         while self.cells[t as usize] == EMPTY {
-            if !CAPTURES {
-                self.list.push(Move::new(from, Square(t as u8)));
+            if MODE != CAPTURES {
+                self.out.add(Move::new(from, Square(t as u8)));
             }
             t += d;
         }
         t
     }
 
-    /// Adds the capture `from` → `t` if `t` holds an enemy.
+    /// Adds the capture `from` → `t` if `t` holds an enemy and captures are wanted.
     #[inline(always)]
     fn capture(&mut self, from: Square, t: i16) {
-        if self.cells[t as usize] & self.enemy_bit != 0 {
-            self.list.push(Move::new(from, Square(t as u8)));
+        if MODE != QUIETS && self.cells[t as usize] & self.enemy_bit != 0 {
+            self.out.add(Move::new(from, Square(t as u8)));
         }
     }
 
@@ -63,17 +95,17 @@ impl<const CAPTURES: bool> Sink<'_, CAPTURES> {
     }
 
     #[inline(always)]
-    fn gen_king(&mut self, from: Square) {
+    pub(super) fn gen_king(&mut self, from: Square) {
         self.palace_steps(from, ORTHO);
     }
 
     #[inline(always)]
-    fn gen_advisor(&mut self, from: Square) {
+    pub(super) fn gen_advisor(&mut self, from: Square) {
         self.palace_steps(from, DIAG);
     }
 
     #[inline(always)]
-    fn gen_elephant(&mut self, from: Square) {
+    pub(super) fn gen_elephant(&mut self, from: Square) {
         let f = from.0 as i16;
         for d in DIAG {
             let t = f + 2 * d;
@@ -84,7 +116,7 @@ impl<const CAPTURES: bool> Sink<'_, CAPTURES> {
     }
 
     #[inline(always)]
-    fn gen_horse(&mut self, from: Square) {
+    pub(super) fn gen_horse(&mut self, from: Square) {
         let f = from.0 as i16;
         for (leg, jumps) in HORSE {
             if self.is_empty(f + leg) {
@@ -96,7 +128,7 @@ impl<const CAPTURES: bool> Sink<'_, CAPTURES> {
     }
 
     #[inline(always)]
-    fn gen_rook(&mut self, from: Square) {
+    pub(super) fn gen_rook(&mut self, from: Square) {
         for d in ORTHO {
             let t = self.slide(from, d);
             self.capture(from, t);
@@ -104,7 +136,7 @@ impl<const CAPTURES: bool> Sink<'_, CAPTURES> {
     }
 
     #[inline(always)]
-    fn gen_cannon(&mut self, from: Square) {
+    pub(super) fn gen_cannon(&mut self, from: Square) {
         for d in ORTHO {
             // Over the screen to the next piece: the cannon's only capture on this line.
             let mut t = self.slide(from, d);
@@ -120,7 +152,7 @@ impl<const CAPTURES: bool> Sink<'_, CAPTURES> {
     }
 
     #[inline(always)]
-    fn gen_pawn(&mut self, from: Square) {
+    pub(super) fn gen_pawn(&mut self, from: Square) {
         let f = from.0 as i16;
         self.step(from, f + forward(self.us));
         // Sideways only once across the river.
@@ -132,7 +164,7 @@ impl<const CAPTURES: bool> Sink<'_, CAPTURES> {
 
     /// The moves of the `kind` piece on `from`.
     #[inline(always)]
-    fn gen_piece(&mut self, from: Square, kind: PieceKind) {
+    pub(super) fn gen_piece(&mut self, from: Square, kind: PieceKind) {
         match kind {
             PieceKind::King => self.gen_king(from),
             PieceKind::Advisor => self.gen_advisor(from),
@@ -146,17 +178,18 @@ impl<const CAPTURES: bool> Sink<'_, CAPTURES> {
 }
 
 impl Position {
-    /// A move sink for `us` (whoever is to move) appending to `list`.
+    /// A move sink for `us` (whoever is to move) handing its moves to `out`.
     #[inline(always)]
-    fn sink<'a, const CAPTURES: bool>(&'a self, us: Color, list: &'a mut MoveList) -> Sink<'a, CAPTURES> {
-        Sink { cells: &self.cells, us, enemy_bit: side_bit(us.opp()), list }
+    pub(super) fn sink<'a, O: Out, const MODE: u8>(&'a self, us: Color, out: &'a mut O) -> Sink<'a, O, MODE> {
+        Sink { cells: &self.cells, us, enemy_bit: side_bit(us.opp()), out }
     }
 
-    /// Appends the pseudo-legal moves of the side to move (captures only when `CAPTURES`),
-    /// kind by kind in slot order (the order search's ties depend on).
-    fn pseudo_moves<const CAPTURES: bool>(&self, list: &mut MoveList) {
+    /// Hands the pseudo-legal moves of the side to move (which: `MODE`) to `list`, kind by
+    /// kind in slot order (the order search's ties depend on).
+    #[inline(always)]
+    pub(super) fn pseudo_into<O: Out, const MODE: u8>(&self, list: &mut O) {
         let us = self.side;
-        let mut sink = self.sink::<CAPTURES>(us, list);
+        let mut sink = self.sink::<_, MODE>(us, list);
         self.squares_of(us, PieceKind::King).for_each(|from| sink.gen_king(from));
         self.squares_of(us, PieceKind::Advisor).for_each(|from| sink.gen_advisor(from));
         self.squares_of(us, PieceKind::Elephant).for_each(|from| sink.gen_elephant(from));
@@ -203,28 +236,23 @@ impl Position {
         }
     }
 
-    /// Appends every legal move of the side to move to `list`.
-    pub fn generate_legal(&self, list: &mut MoveList) {
+    /// Appends every legal move of the side to move to `list` the older way, pseudo-legal
+    /// generation and then a test of each move that could expose the king: the reference the
+    /// tests (and `perft_reference`) hold `generate_legal` to.
+    pub fn generate_legal_by_filter(&self, list: &mut MoveList) {
         let mut pseudo = MoveList::new();
-        self.pseudo_moves::<false>(&mut pseudo);
-        self.filter_legal(&pseudo, list);
-    }
-
-    /// Appends every legal capture of the side to move to `list`.
-    pub fn generate_legal_captures(&self, list: &mut MoveList) {
-        let mut pseudo = MoveList::new();
-        self.pseudo_moves::<true>(&mut pseudo);
+        self.pseudo_into::<_, ALL>(&mut pseudo);
         self.filter_legal(&pseudo, list);
     }
 
     /// Appends every pseudo-legal move (own king safety not checked) to `list`.
     pub fn generate_pseudo(&self, list: &mut MoveList) {
-        self.pseudo_moves::<false>(list);
+        self.pseudo_into::<_, ALL>(list);
     }
 
     /// Appends every pseudo-legal capture (own king safety not checked) to `list`.
     pub fn generate_pseudo_captures(&self, list: &mut MoveList) {
-        self.pseudo_moves::<true>(list);
+        self.pseudo_into::<_, CAPTURES>(list);
     }
 
     /// Whether pseudo-legal `m` of the side to move keeps its king safe; `in_check` must say
@@ -254,7 +282,7 @@ impl Position {
         if cell == EMPTY || cell == OFF {
             return;
         }
-        self.sink::<true>(Self::cell_owner(cell), list).gen_piece(from, cell_kind(cell));
+        self.sink::<_, CAPTURES>(Self::cell_owner(cell), list).gen_piece(from, cell_kind(cell));
     }
 
     /// Whether `m` is legal for `mover` here if it were `mover`'s turn (the mover's king is
@@ -286,7 +314,7 @@ impl Position {
             return false;
         }
         let mut pseudo = MoveList::new();
-        self.sink::<false>(self.side, &mut pseudo).gen_piece(from, cell_kind(cell));
+        self.sink::<_, ALL>(self.side, &mut pseudo).gen_piece(from, cell_kind(cell));
         pseudo.contains(&m) && !self.leaves_king_attacked(m)
     }
 }

@@ -10,6 +10,7 @@ mod correction;
 mod driver;
 mod ordering;
 mod params;
+mod picker;
 mod pvs;
 mod qsearch;
 mod strength;

@@ -1,21 +1,25 @@
-//! Move ordering: the TT move first, then captures by MVV-LVA (most valuable victim, least
-//! valuable attacker), killers, the countermove, and quiet moves by history.
+//! Move ordering's knowledge: MVV-LVA (most valuable victim, least valuable attacker), the
+//! exchange test, the ordering scores, and the quiet-move and capture histories (`Heuristics`)
+//! that `picker.rs` orders by.
 
-use crate::board::{Move, MoveList, PieceKind, Position, MAX_MOVES};
+use crate::board::{Move, PieceKind, Position};
 use crate::eval::piece_value;
 
 /// Capture-ordering value of each kind (king, advisor, elephant, horse, rook, cannon, pawn).
 const ORDER_VALUE: [i32; 7] = [50, 2, 2, 4, 9, 5, 1];
 
-const TT_MOVE: i32 = 1 << 30;
-const CAPTURE: i32 = 1 << 28;
-const KILLER_1: i32 = 1 << 27;
-const KILLER_2: i32 = KILLER_1 - 1;
-const COUNTER: i32 = KILLER_1 - 2;
+/// Ordering score of a capture (plus its MVV-LVA and capture-history key).
+pub const CAPTURE: i32 = 1 << 28;
+/// Ordering score of the first killer.
+pub const KILLER_1: i32 = 1 << 27;
+/// Ordering score of the second killer.
+pub const KILLER_2: i32 = KILLER_1 - 1;
+/// Ordering score of the counter-move.
+pub const COUNTER: i32 = KILLER_1 - 2;
 /// History scores are kept within ±HISTORY_MAX so quiets stay below the counter move.
 pub const HISTORY_MAX: i32 = 1 << 14;
 /// Captures that likely lose material go after the quiet moves.
-const BAD_CAPTURE: i32 = -4 * HISTORY_MAX;
+pub const BAD_CAPTURE: i32 = -4 * HISTORY_MAX;
 
 /// Piece codes (the `Piece::index` range) and board points, the axes of the history tables.
 const PIECES: usize = 16;
@@ -24,7 +28,7 @@ const POINTS: usize = 90;
 const KINDS: usize = 7;
 /// MVV-LVA steps are worth this much capture history, so the history reorders captures of
 /// neighbouring values but never a rook capture below a pawn capture.
-const MVV_LVA_WEIGHT: i32 = 32;
+pub const MVV_LVA_WEIGHT: i32 = 32;
 
 /// An earlier move on the search path: the moving piece's code and the move.
 pub type Earlier = Option<(usize, Move)>;
@@ -203,85 +207,6 @@ pub fn losing_capture(pos: &Position, m: Move) -> bool {
         && pos.see(m, &SEE_VALUES) < LOSING_EXCHANGE
 }
 
-/// A list of moves with ordering scores, handed out best first.
-pub struct MovePicker {
-    moves: MoveList,
-    scores: [i32; MAX_MOVES],
-    next: usize,
-}
-
-impl MovePicker {
-    /// Scores `moves` for a full-width node.
-    pub fn new(
-        pos: &Position,
-        moves: MoveList,
-        tt_move: Move,
-        heur: &Heuristics,
-        ply: usize,
-        earlier: [Earlier; 2],
-    ) -> MovePicker {
-        let mut scores = [0; MAX_MOVES];
-        let killers = heur.killers[ply];
-        let counter = earlier[0].map_or(Move::NULL, |(pp, pm)| heur.counter[pp][pm.to().index()]);
-        for (i, &m) in moves.iter().enumerate() {
-            scores[i] = if m == tt_move {
-                TT_MOVE
-            } else if pos.is_capture(m) {
-                let s = mvv_lva(pos, m) * MVV_LVA_WEIGHT + heur.capture_score(pos, m) / 8;
-                if losing_capture(pos, m) {
-                    BAD_CAPTURE + s
-                } else {
-                    CAPTURE + s
-                }
-            } else if m == killers[0] {
-                KILLER_1
-            } else if m == killers[1] {
-                KILLER_2
-            } else if m == counter {
-                COUNTER
-            } else {
-                heur.quiet_score(moving_piece(pos, m), m, earlier)
-            };
-        }
-        MovePicker { moves, scores, next: 0 }
-    }
-
-    /// Scores captures (or evasions) for quiescence: TT move, then MVV-LVA.
-    pub fn captures(pos: &Position, moves: MoveList, tt_move: Move) -> MovePicker {
-        let mut scores = [0; MAX_MOVES];
-        for (i, &m) in moves.iter().enumerate() {
-            scores[i] = if m == tt_move {
-                TT_MOVE
-            } else if pos.is_capture(m) {
-                CAPTURE + mvv_lva(pos, m)
-            } else {
-                0
-            };
-        }
-        MovePicker { moves, scores, next: 0 }
-    }
-
-    /// The best remaining move and its ordering score.
-    #[inline]
-    pub fn next(&mut self) -> Option<(Move, i32)> {
-        let n = self.moves.len();
-        if self.next >= n {
-            return None;
-        }
-        let mut best = self.next;
-        for i in self.next + 1..n {
-            if self.scores[i] > self.scores[best] {
-                best = i;
-            }
-        }
-        self.moves.swap(self.next, best);
-        self.scores.swap(self.next, best);
-        let r = (self.moves[self.next], self.scores[self.next]);
-        self.next += 1;
-        Some(r)
-    }
-}
-
 /// Whether an ordering score is a killer or the counter move.
 pub fn is_refutation(score: i32) -> bool {
     (COUNTER..=KILLER_1).contains(&score)
@@ -290,24 +215,6 @@ pub fn is_refutation(score: i32) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn picker_orders_tt_move_then_captures_by_mvv_lva() {
-        // Red rook on e5 can take a rook on e8 or a pawn on a5.
-        let pos = Position::from_fen("1nbakab2/4r4/9/9/p3R4/9/9/1C7/9/3A1K3 w - - 0 1").unwrap();
-        let moves = pos.legal_moves();
-        let quiet = moves.iter().copied().find(|&m| !pos.is_capture(m)).unwrap();
-        let heur = Heuristics::new(8);
-        let mut p = MovePicker::new(&pos, moves.clone(), quiet, &heur, 0, [None, None]);
-        assert_eq!(p.next().unwrap().0, quiet);
-        assert_eq!(p.next().unwrap().0, Move::parse("e5e8").unwrap());
-        assert_eq!(p.next().unwrap().0, Move::parse("e5a5").unwrap());
-        let mut seen = 3;
-        while p.next().is_some() {
-            seen += 1;
-        }
-        assert_eq!(seen, moves.len());
-    }
 
     #[test]
     fn losing_captures_need_a_defender() {
@@ -321,46 +228,6 @@ mod tests {
         let trade = Move::parse("e2e6").unwrap();
         assert!(pos.see(trade, &SEE_VALUES) < 0 && pos.see(trade, &SEE_VALUES) > LOSING_EXCHANGE);
         assert!(!losing_capture(&pos, trade));
-    }
-
-    #[test]
-    fn capture_history_reorders_captures_of_like_value_only() {
-        // Red's rooks can each take a black horse: alike by victim and attacker.
-        let pos = Position::from_fen("3akab2/9/9/n7n/R7R/9/9/9/9/3K5 w - - 0 1").unwrap();
-        let (left, right) = (Move::parse("a5a6").unwrap(), Move::parse("i5i6").unwrap());
-        assert_eq!(mvv_lva(&pos, left), mvv_lva(&pos, right));
-        let order = |heur: &Heuristics| {
-            let mut p = MovePicker::new(&pos, pos.legal_moves(), Move::NULL, heur, 0, [None, None]);
-            let mut firsts = vec![];
-            while let Some((m, _)) = p.next() {
-                if pos.is_capture(m) {
-                    firsts.push(m);
-                }
-            }
-            firsts
-        };
-        let mut heur = Heuristics::new(4);
-        heur.update_capture(&pos, right, 4000);
-        heur.update_capture(&pos, left, -4000);
-        assert_eq!(order(&heur), vec![right, left]);
-        heur.update_capture(&pos, right, -8000);
-        heur.update_capture(&pos, left, 8000);
-        assert_eq!(order(&heur), vec![left, right]);
-        // Switched off, the history neither orders nor learns.
-        let mut off = Heuristics { captures_on: false, ..Heuristics::new(4) };
-        off.update_capture(&pos, right, 4000);
-        assert_eq!(off.capture_score(&pos, right), 0);
-
-        // A rook capture stays ahead of a pawn capture whatever the history says.
-        let pos = Position::from_fen("3akab2/9/9/r7p/R7R/9/9/9/9/3K5 w - - 0 1").unwrap();
-        let (rook, pawn) = (Move::parse("a5a6").unwrap(), Move::parse("i5i6").unwrap());
-        let mut heur = Heuristics::new(4);
-        for _ in 0..100 {
-            heur.update_capture(&pos, pawn, 16000);
-            heur.update_capture(&pos, rook, -16000);
-        }
-        let mut p = MovePicker::new(&pos, pos.legal_moves(), Move::NULL, &heur, 0, [None, None]);
-        assert_eq!(p.next().unwrap().0, rook);
     }
 
     #[test]

@@ -3,10 +3,11 @@
 //! reverse futility, null move, check extension, late-move reductions and pruning.
 
 use super::driver::{Frame, Worker};
-use super::ordering::{is_refutation, moving_piece, MovePicker, SEE_VALUES};
+use super::ordering::{is_refutation, moving_piece, SEE_VALUES};
+use super::picker::{MovePicker, QuietMoves};
 use super::tt::TtEntry;
 use super::{Bound, INF, MATE, MAX_PLY, RULE_BOUND, RULE_WIN};
-use crate::board::{Move, MoveList, PieceKind};
+use crate::board::{Move, PieceKind};
 use crate::rules::{insufficient_material, LoopVerdict, MOVE_LIMIT_PLIES};
 use arrayvec::ArrayVec;
 
@@ -315,7 +316,9 @@ impl Worker<'_> {
         });
         // The table's move is tried before any generation: it often cuts at once.
         let mut tt_move_first = !tt_move.is_null() && self.pos.is_legal(tt_move);
-        let mut picker: Option<MovePicker> = None;
+        let mut picker = MovePicker::new(tt_move, &self.heur, ply, earlier);
+        // Legal moves seen (the excluded one too): none means checkmate or stalemate.
+        let mut legal = tt_move_first as usize;
         let mut best = -INF;
         let mut best_move = Move::NULL;
         let mut move_count = 0usize;
@@ -327,22 +330,14 @@ impl Worker<'_> {
                 tt_move_first = false;
                 (tt_move, i32::MAX)
             } else {
-                let picker = match &mut picker {
-                    Some(p) => p,
-                    None => {
-                        let mut list = MoveList::new();
-                        self.pos.generate_legal(&mut list);
-                        if list.is_empty() {
-                            // Checkmate or stalemate: both lose.
-                            return -MATE + ply as i32;
+                match picker.next(&self.pos, &self.heur) {
+                    Some(next) => {
+                        legal += 1;
+                        if next.0 == excluded {
+                            continue;
                         }
-                        picker.insert(MovePicker::new(&self.pos, list, tt_move, &self.heur, ply, earlier))
+                        next
                     }
-                };
-                match picker.next() {
-                    Some((m, _)) if m == tt_move && move_count > 0 => continue,
-                    Some((m, _)) if m == excluded => continue,
-                    Some(next) => next,
                     None => break,
                 }
             };
@@ -418,6 +413,10 @@ impl Worker<'_> {
             }
         }
 
+        if legal == 0 {
+            // Checkmate or stalemate: both lose.
+            return -MATE + ply as i32;
+        }
         if !excluded.is_null() {
             // Every move but the excluded one was searched (or there was no other): no store.
             return best.max(-MATE + ply as i32);
@@ -448,11 +447,9 @@ impl Worker<'_> {
         let (eval, raw_eval) = evals;
         let p = self.params();
         let pc_beta = beta + p.probcut_margin;
-        let mut list = MoveList::new();
-        self.pos.generate_pseudo_captures(&mut list);
-        let mut picker = MovePicker::captures(&self.pos, list, Move::NULL);
-        while let Some((m, _)) = picker.next() {
-            if self.pos.see(m, &SEE_VALUES) < pc_beta - eval || !self.pos.pseudo_is_legal(m, false) {
+        let mut picker = MovePicker::quiescence(Move::NULL, QuietMoves::None);
+        while let Some((m, _)) = picker.next(&self.pos, &self.heur) {
+            if self.pos.see(m, &SEE_VALUES) < pc_beta - eval {
                 continue;
             }
             let piece = moving_piece(&self.pos, m);

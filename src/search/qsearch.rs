@@ -3,9 +3,10 @@
 //! horizon are seen).
 
 use super::driver::Worker;
-use super::ordering::{captured_value, losing_capture, MovePicker};
+use super::ordering::{captured_value, losing_capture};
+use super::picker::{MovePicker, QuietMoves};
 use super::{Bound, INF, MATE, MAX_PLY};
-use crate::board::{Move, MoveList};
+use crate::board::Move;
 
 impl Worker<'_> {
     /// Quiescence search at `ply`; returns a fail-soft score for the side to move. `checks`:
@@ -31,15 +32,10 @@ impl Worker<'_> {
             }
         }
         let in_check = self.pos.in_check();
-        let mut list = MoveList::new();
         let mut best;
         let stand_pat;
         let mut raw_eval = 0;
         if in_check {
-            self.pos.generate_legal(&mut list);
-            if list.is_empty() {
-                return -MATE + ply as i32;
-            }
             best = -INF;
             stand_pat = -INF;
         } else {
@@ -50,34 +46,27 @@ impl Worker<'_> {
             }
             alpha = alpha.max(stand_pat);
             best = stand_pat;
-            // Pseudo-legal: legality is tested only for the captures that survive pruning.
-            self.pos.generate_pseudo_captures(&mut list);
-            if checks {
-                let mut all = MoveList::new();
-                self.pos.generate_legal(&mut all);
-                for m in all {
-                    if !self.pos.is_capture(m) && self.pos.gives_check(m) && !list.is_full() {
-                        list.push(m);
-                    }
-                }
-            }
         }
         let tt_move = tt.map_or(Move::NULL, |e| e.mv);
-        let mut picker = MovePicker::captures(&self.pos, list, tt_move);
+        let quiets = match (in_check, checks) {
+            (true, _) => QuietMoves::All,
+            (false, true) => QuietMoves::Checks,
+            (false, false) => QuietMoves::None,
+        };
+        let mut picker = MovePicker::quiescence(tt_move, quiets);
+        let mut any = false;
         let mut best_move = Move::NULL;
         // The window the moves are searched with (alpha already raised by stand pat).
         let alpha_in = alpha;
         let delta_margin = self.params().delta_margin;
-        while let Some((m, _)) = picker.next() {
+        while let Some((m, _)) = picker.next(&self.pos, &self.heur) {
+            any = true;
             // Hopeless or losing captures are skipped; quiet checks never are.
             if !in_check
                 && self.pos.is_capture(m)
                 && (stand_pat + captured_value(&self.pos, m) + delta_margin <= alpha
                     || (self.shared.features.losing_capture_pruning && losing_capture(&self.pos, m)))
             {
-                continue;
-            }
-            if !in_check && !self.pos.pseudo_is_legal(m, false) {
                 continue;
             }
             let u = self.push_move(m);
@@ -92,6 +81,9 @@ impl Worker<'_> {
                 }
                 alpha = score;
             }
+        }
+        if in_check && !any {
+            return -MATE + ply as i32;
         }
         let bound = Bound::of(best, alpha_in, beta);
         self.shared.tt.store(key, best_move, best, raw_eval, 0, bound, ply);
