@@ -184,7 +184,7 @@ fn bad_input_is_one_line_and_status_2() {
         (vec!["analyze", "--depth", "1"], "expected the PGN file first"),
         (vec!["diagram", "--fen", "9/9 w", "--out", &svg], "rank"),
         (vec!["diagram", "--arrow", "h2x2", "--out", &svg], "--arrow: malformed move 'h2x2'"),
-        (vec!["diagram", "--moves", "h2e2", "h2e2", "--out", &svg], "illegal move 'h2e2'"),
+        (vec!["diagram", "--moves", "h2e2", "h2e2", "--out", &svg], "'h2e2' is not a legal move for Black"),
         (vec!["diagram", "--out", "board.gif"], "must end in .svg or .png"),
         (vec!["diagram"], "--out FILE.svg|FILE.png is required"),
         (vec!["diagram", "--chinese", "--letters", "--out", &svg], "exclude each other"),
