@@ -184,6 +184,62 @@ pub fn in_parts_with<S: Sync, W: Send>(items: &[S], state: &mut [W], f: impl Fn(
     });
 }
 
+/// The calibration table `chuhe datagen --stats` prints: for quiet positions scored near 0,
+/// 1, 2 ... 5 pawns (±50 cp, the side behind folded in with its result turned round), the
+/// side to move's wins, draws, losses and mean result against `sigmoid(score/K)`, `K` fitted
+/// to the same positions as the trainers fit it. `by_score` is `Stats::by_score`.
+pub fn calibration_report(by_score: &[[u64; 3]]) -> String {
+    use crate::datagen::stats::{bin_score, CALIBRATION_STEP};
+    use std::fmt::Write;
+    let centre = |i: usize| f64::from(bin_score(i)) + f64::from(CALIBRATION_STEP) / 2.0;
+    let k = fit_k(|k: f64| {
+        let mut loss = 0.0;
+        for (i, n) in by_score.iter().enumerate() {
+            let p = sigmoid(centre(i) / k);
+            loss += n.iter().enumerate().map(|(o, &c)| c as f64 * (p - o as f64 / 2.0).powi(2)).sum::<f64>();
+        }
+        loss
+    });
+    let mut out = String::new();
+    if by_score.iter().all(|n| n.iter().all(|&c| c == 0)) {
+        return out;
+    }
+    let _ = writeln!(out, "calibration (quiet positions, side to move's view; K {k:.1} fitted to them):");
+    let _ = writeln!(out, "  score (cp)  positions   wins  draws losses  mean result  sigmoid(score/K)");
+    for pawns in 0..=5 {
+        let c = f64::from(pawns * 100);
+        let (mut wdl, mut predicted) = ([0u64; 3], 0.0);
+        for (i, n) in by_score.iter().enumerate() {
+            let m = centre(i);
+            if (m.abs() - c).abs() >= 50.0 {
+                continue;
+            }
+            let behind = m < 0.0;
+            for (o, &count) in n.iter().enumerate() {
+                wdl[if behind { 2 - o } else { o }] += count;
+            }
+            let total: u64 = n.iter().sum();
+            predicted += total as f64 * sigmoid(m.abs() / k);
+        }
+        let total: u64 = wdl.iter().sum();
+        if total == 0 {
+            continue;
+        }
+        let pct = |x: u64| 100.0 * x as f64 / total as f64;
+        let mean = (wdl[2] as f64 + wdl[1] as f64 / 2.0) / total as f64;
+        let _ = writeln!(
+            out,
+            "  {:>4} ± 50  {total:>10}  {:>4.1}%  {:>4.1}%  {:>4.1}%  {mean:>11.3}  {:>16.3}",
+            pawns * 100,
+            pct(wdl[2]),
+            pct(wdl[1]),
+            pct(wdl[0]),
+            predicted / total as f64
+        );
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -192,6 +248,27 @@ mod tests {
     fn the_constants_round_to_the_literals_of_each_type() {
         // The f32 trainer's results depend on these being its own literals.
         assert_eq!((f32::of(B1), f32::of(B2), f32::of(EPS)), (0.9f32, 0.999f32, 1e-8f32));
+    }
+
+    #[test]
+    fn calibration_rows_fold_the_side_behind_and_fit_k() {
+        use crate::datagen::stats::{bin_score, CALIBRATION_RANGE, CALIBRATION_STEP};
+        let mut bins = vec![[0u64; 3]; (2 * CALIBRATION_RANGE / CALIBRATION_STEP + 1) as usize];
+        fn at(cp: i32) -> usize {
+            ((cp + CALIBRATION_RANGE) / CALIBRATION_STEP) as usize
+        }
+        // At +100: 3 wins, 1 draw; at -100: 1 loss (a win for the side ahead), 1 draw.
+        bins[at(100)] = [0, 1, 3];
+        bins[at(-110)] = [1, 1, 0];
+        assert_eq!(bin_score(at(100)), 100);
+        let text = calibration_report(&bins);
+        let row = text.lines().find(|l| l.trim_start().starts_with("100 ± 50")).unwrap();
+        let words: Vec<&str> = row.split_whitespace().collect();
+        // 6 positions: 4 wins, 2 draws for the side ahead.
+        assert_eq!(&words[3..7], ["6", "66.7%", "33.3%", "0.0%"], "{text}");
+        assert_eq!(words[7], "0.833", "{text}");
+        assert!(!text.contains("200 ± 50"), "empty rows are left out: {text}");
+        assert_eq!(calibration_report(&vec![[0; 3]; bins.len()]), "");
     }
 
     #[test]

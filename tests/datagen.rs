@@ -142,9 +142,11 @@ fn stats_count_what_the_files_hold() {
         .lines()
         .skip_while(|l| !l.starts_with("score histogram"))
         .skip(1)
+        .take_while(|l| !l.starts_with("calibration"))
         .map(|l| l.split('%').next().unwrap().split_whitespace().rev().nth(1).unwrap().parse::<usize>().unwrap())
         .sum();
     assert_eq!(counts, n, "{text}");
+    assert!(text.contains("calibration (quiet positions, side to move's view; K "), "{text}");
 }
 
 #[test]

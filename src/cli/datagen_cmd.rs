@@ -37,7 +37,8 @@ options (--name VALUE or --name=VALUE):
   --eval hand|nnue         the evaluation the games are played with: the hand-written one or
                            the embedded network (default: the engine's, UseNNUE's default)
   --evalfile NET           play with this net file instead of the embedded one
-  --stats FILE...          what data files hold: positions, results, endings, score histogram
+  --stats FILE...          what data files hold: positions, results, endings, score histogram,
+                           how the scores predict the results (calibration, K)
 
 Writes 40 bytes per position in a versioned format (docs/training.md); progress on stderr.
 
@@ -77,7 +78,8 @@ pub fn run(args: &[String]) -> Result<(), String> {
         if files.is_empty() {
             return Err("--stats needs at least one FILE".into());
         }
-        out!("{}", Stats::of_files(&files)?.report());
+        let stats = Stats::of_files(&files)?;
+        out!("{}{}", stats.report(), crate::fit::calibration_report(&stats.by_score));
         return Ok(());
     }
     let (cfg, out) = config(args)?;

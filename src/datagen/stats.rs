@@ -1,7 +1,7 @@
 //! `chuhe datagen --stats`: what a set of data files holds (counts, results, endings, score
-//! histogram, game length, bytes per position).
+//! histogram, game length, bytes per position, and how well the scores predict the results).
 
-use super::format::{End, Reader, Record, FLAG_GAME_START, FLAG_NOT_QUIET};
+use super::format::{End, Reader, Record, FLAG_BLACK_TO_MOVE, FLAG_GAME_START, FLAG_NOT_QUIET};
 use crate::rules::GameResult;
 use std::fmt::Write;
 
@@ -33,6 +33,25 @@ pub struct Stats {
     pub game_plies: u64,
     /// Records per score bucket (`SCORE_BUCKETS`).
     pub histogram: [u64; SCORE_BUCKETS.len() + 1],
+    /// Quiet records by score (`CALIBRATION_STEP`-cp bins over ±`CALIBRATION_RANGE`, the
+    /// ends open), each the side to move's losses, draws and wins: what the trainers fit `K`
+    /// to.
+    pub by_score: Vec<[u64; 3]>,
+}
+
+/// Width in centipawns of the calibration bins.
+pub const CALIBRATION_STEP: i32 = 10;
+/// Scores beyond ±this many centipawns share the outermost calibration bins.
+pub const CALIBRATION_RANGE: i32 = 2000;
+
+/// The calibration bin of a score.
+fn score_bin(score: i32) -> usize {
+    ((score.clamp(-CALIBRATION_RANGE, CALIBRATION_RANGE) + CALIBRATION_RANGE) / CALIBRATION_STEP) as usize
+}
+
+/// The centre of calibration bin `i`, in centipawns.
+pub fn bin_score(i: usize) -> i32 {
+    i as i32 * CALIBRATION_STEP - CALIBRATION_RANGE
 }
 
 /// Index 0 Red wins, 1 draw, 2 Black wins.
@@ -52,6 +71,15 @@ impl Stats {
         self.not_quiet += (r.flags & FLAG_NOT_QUIET != 0) as u64;
         let bucket = SCORE_BUCKETS.iter().position(|&b| (r.score as i32) < b).unwrap_or(SCORE_BUCKETS.len());
         self.histogram[bucket] += 1;
+        if r.flags & FLAG_NOT_QUIET == 0 {
+            if self.by_score.is_empty() {
+                self.by_score = vec![[0; 3]; score_bin(CALIBRATION_RANGE) + 1];
+            }
+            // The side to move's result: 0 loss, 1 draw, 2 win.
+            let red = 2 - result_index(r.result);
+            let own = if r.flags & FLAG_BLACK_TO_MOVE != 0 { 2 - red } else { red };
+            self.by_score[score_bin(r.score as i32)][own] += 1;
+        }
         if r.flags & FLAG_GAME_START != 0 {
             self.games += 1;
             self.game_results[result_index(r.result)] += 1;
