@@ -333,3 +333,47 @@ fn the_engine_plays_its_book_moves() {
     assert_eq!(saved.len(), 1, "{saved:?}");
     assert_eq!(pgn_moves(&d.join(&saved[0])).0, [played]);
 }
+
+#[test]
+fn a_chinese_notation_game_is_replayed_through_its_gbk_book_and_typed_moves() {
+    // The book is built from the GBK file; the player types Red's moves in Chinese, the engine
+    // answers from the book: the first 20 plies of the sample come back as their ICCS twin.
+    let d = dir("chinese");
+    let sample = |name: &str| format!("{}/samples/{name}", env!("CARGO_MANIFEST_DIR"));
+    let built = std::process::Command::new(env!("CARGO_BIN_EXE_chuhe"))
+        .args(["book", "build", "--pgn", &sample("notation-chinese-gbk.pgn"), "--out", "c.book", "--min-games", "1"])
+        .current_dir(&d)
+        .output()
+        .unwrap();
+    assert!(built.status.success(), "{}", String::from_utf8_lossy(&built.stderr));
+    let chinese = read_games(&std::fs::read_to_string(sample("notation-chinese.pgn")).unwrap());
+    let iccs = read_games(&std::fs::read_to_string(sample("notation-iccs.pgn")).unwrap());
+    let twin: Vec<String> = iccs[0].start_and_moves().unwrap().1.iter().map(|m| m.to_string()).collect();
+    let typed: String = chinese[0].moves.iter().step_by(2).take(10).map(|m| format!("{m}\n")).collect();
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_chuhe"))
+        .args([
+            "play",
+            "--depth",
+            "2",
+            "--book",
+            "c.book",
+            "--notation",
+            "chinese",
+            "--pgn-out",
+            "c.pgn",
+            "--seed",
+            "1",
+        ])
+        .current_dir(&d)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(typed.as_bytes()).unwrap();
+    let out = child.wait_with_output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}");
+    assert!(text.contains(&format!("Chuhe plays {} (book move", chinese[0].moves[1])), "{text}");
+    let (moves, _) = pgn_moves(&d.join("c.pgn"));
+    assert_eq!(moves, twin[..20], "{text}");
+}

@@ -157,6 +157,27 @@ fn fixed_node_analysis_is_the_same_every_run() {
 }
 
 #[test]
+fn wxf_and_chinese_games_are_analysed_in_their_own_notation_with_their_iccs_twins_moves() {
+    let dir = scratch("notations");
+    let moves_of = |file: &str| {
+        let games = read_games(&chuhe::matches::pgn::decode(&std::fs::read(file).unwrap()));
+        games[0].start_and_moves().unwrap().1
+    };
+    let twin = moves_of("samples/notation-iccs.pgn");
+    for (sample, format, first) in
+        [("samples/notation-wxf.pgn", "WXF", "C2=5"), ("samples/notation-chinese-gbk.pgn", "Chinese", "炮二平五")]
+    {
+        let out = path(&dir, &format!("{format}.pgn"));
+        let table = ok(&["analyze", sample, "--nodes", "300", "--out", &out]);
+        assert!(table.lines().next().unwrap().contains(first), "{sample}: {table}");
+        let annotated = std::fs::read_to_string(&out).unwrap();
+        assert!(annotated.contains(&format!("[Format \"{format}\"]")), "{annotated}");
+        assert!(annotated.contains(&format!("1. {first} {{")), "{annotated}");
+        assert_eq!(moves_of(&out), twin, "{sample}");
+    }
+}
+
+#[test]
 fn a_png_graph_is_drawn() {
     let dir = scratch("graph");
     let out = path(&dir, "eval.png");
