@@ -458,7 +458,14 @@ impl Engine {
         self.pool.resize(self.settings.threads);
         let (result, arrives) = channel();
         let settings = Settings { pick_seed, ..self.settings.clone() };
-        self.pool.run(MainJob { tt: self.tt.clone(), control: self.control.clone(), request, settings, report, result });
+        self.pool.run(MainJob {
+            tt: self.tt.clone(),
+            control: self.control.clone(),
+            request,
+            settings,
+            report,
+            result,
+        });
         self.pending = Some(Pending { result: arrives, arrived: None });
     }
 

@@ -63,8 +63,7 @@ impl Control {
     /// `ponderhit` or `stop`, an infinite one until `stop`.
     fn hold(&self, pondering: bool, infinite: bool) {
         let mut guard = self.lock.lock().unwrap_or_else(|e| e.into_inner());
-        while (pondering && !self.ponderhit.load(Ordering::SeqCst) || infinite) && !self.stop.load(Ordering::SeqCst)
-        {
+        while (pondering && !self.ponderhit.load(Ordering::SeqCst) || infinite) && !self.stop.load(Ordering::SeqCst) {
             guard = self.raised.wait(guard).unwrap_or_else(|e| e.into_inner());
         }
     }
@@ -121,7 +120,8 @@ impl Pool {
         while self.threads.len() < n {
             let id = self.threads.len();
             let (jobs, inbox) = channel();
-            let spawned = std::thread::Builder::new().name(format!("chuhe-search-{id}")).spawn(move || serve(id, inbox));
+            let spawned =
+                std::thread::Builder::new().name(format!("chuhe-search-{id}")).spawn(move || serve(id, inbox));
             match spawned {
                 Ok(handle) => self.threads.push(Thread { jobs, handle }),
                 // Fewer helpers search; thread 0 must exist, as `std::thread::spawn` demands.
