@@ -2,9 +2,9 @@
 //!
 //! - `mod.rs` (here): the [`Replies`] and [`Dialect`] traits, the shared output, and the boot
 //!   dispatch on the first word (`ucci`, `uci`, `xboard`). Lines come from the shared reader
-//!   in [`crate::lines`].
+//!   in [`crate::lines`], on one channel ([`Event`]) with the end of each search.
 //! - `session/`: the engine-driving state every dialect shares (position, banned moves,
-//!   options, go/stop/ponderhit, the one wait with the time-limit watchdog), with the book's
+//!   options, go/stop/ponderhit, the one wait on lines and search ends), with the book's
 //!   choice, the search's reports and the diagnostic commands in files of their own.
 //! - `ucci.rs`, `uci.rs`: line dialects, each line one shared [`Command`].
 //! - `xboard/` (CECP): its own commands, game state machine, replies and time control, over the
