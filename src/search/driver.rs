@@ -144,6 +144,8 @@ pub(crate) struct SearchJob {
 /// One search thread's state.
 pub(crate) struct Worker<'a> {
     pub shared: &'a Shared,
+    /// The shared table, one load away in the hot path (`shared.tt` is behind an `Arc`).
+    pub tt: &'a TranspositionTable,
     pub id: usize,
     pub pos: Position,
     /// Keys of the game positions then of the search path; `keys[i]` is before `moves[i]`.
@@ -228,6 +230,7 @@ impl<'a> Worker<'a> {
         let clock = (id == 0).then_some(Clock { tm, pondering: shared.limits.pondering });
         Worker {
             shared,
+            tt: &shared.tt,
             id,
             pos,
             keys,
