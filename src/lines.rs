@@ -3,7 +3,7 @@
 //! deadline. Used by the protocol loop and the match runner alike.
 
 use std::io::BufRead;
-use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
+use std::sync::mpsc::{channel, Receiver, RecvTimeoutError, Sender};
 use std::time::Instant;
 
 /// What the reader thread delivers.
@@ -17,8 +17,15 @@ pub enum Input {
 
 /// Starts a thread reading lines from `input` into a channel; it ends after sending
 /// [`Input::Eof`], or when the receiver is gone.
-pub fn spawn_reader(mut input: impl BufRead + Send + 'static) -> Receiver<Input> {
+pub fn spawn_reader(input: impl BufRead + Send + 'static) -> Receiver<Input> {
     let (tx, rx) = channel();
+    read_into(input, tx, |input| input);
+    rx
+}
+
+/// Starts the reader thread of [`spawn_reader`] on a channel other senders share (the
+/// protocol loop's), each input wrapped by `wrap`.
+pub fn read_into<T: Send + 'static>(mut input: impl BufRead + Send + 'static, tx: Sender<T>, wrap: fn(Input) -> T) {
     std::thread::spawn(move || {
         let mut buf = Vec::new();
         loop {
@@ -28,12 +35,11 @@ pub fn spawn_reader(mut input: impl BufRead + Send + 'static) -> Receiver<Input>
                 Ok(_) => Input::Line(String::from_utf8_lossy(&buf).trim_end_matches(['\n', '\r']).to_string()),
             };
             let eof = line == Input::Eof;
-            if tx.send(line).is_err() || eof {
+            if tx.send(wrap(line)).is_err() || eof {
                 return;
             }
         }
     });
-    rx
 }
 
 /// The next input, waiting until `deadline` at most (`None`: no limit). `None` when the

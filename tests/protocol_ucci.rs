@@ -197,6 +197,12 @@ fn eof_while_thinking_exits_promptly() {
 }
 
 #[test]
+fn sixteen_threads_stop_promptly_resize_and_quit() {
+    let (t16, t1) = ("setoption threads 16", "setoption threads 1");
+    scenario::many_threads_stop_and_quit(&mut ucci(), t16, t1, Some("bye"));
+}
+
+#[test]
 fn eof_while_idle_exits() {
     let mut e = ucci();
     e.close_stdin();

@@ -182,6 +182,12 @@ fn eof_while_thinking_exits_promptly() {
 }
 
 #[test]
+fn sixteen_threads_stop_promptly_resize_and_quit() {
+    let (t16, t1) = ("setoption name Threads value 16", "setoption name Threads value 1");
+    scenario::many_threads_stop_and_quit(&mut uci(), t16, t1, None);
+}
+
+#[test]
 fn quit_while_thinking_exits() {
     let mut e = uci();
     e.send("go infinite");

@@ -2,9 +2,9 @@
 //!
 //! - `mod.rs` (here): the [`Replies`] and [`Dialect`] traits, the shared output, and the boot
 //!   dispatch on the first word (`ucci`, `uci`, `xboard`). Lines come from the shared reader
-//!   in [`crate::lines`].
+//!   in [`crate::lines`], on one channel ([`Event`]) with the end of each search.
 //! - `session/`: the engine-driving state every dialect shares (position, banned moves,
-//!   options, go/stop/ponderhit, the one wait with the time-limit watchdog), with the book's
+//!   options, go/stop/ponderhit, the one wait on lines and search ends), with the book's
 //!   choice, the search's reports and the diagnostic commands in files of their own.
 //! - `ucci.rs`, `uci.rs`: line dialects, each line one shared [`Command`].
 //! - `xboard/` (CECP): its own commands, game state machine, replies and time control, over the
@@ -22,7 +22,7 @@ pub mod uci;
 pub mod wdl;
 pub mod xboard;
 
-pub use crate::lines::{spawn_reader, Input};
+pub use crate::lines::Input;
 pub use command::Command;
 
 use crate::board::Move;
@@ -30,9 +30,9 @@ use crate::search::{Info, ProbeInfo};
 use options::{OptionSet, Options};
 use policy::Decision;
 use session::Session;
-use std::io::Write;
+use std::io::{BufRead, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::Receiver;
+use std::sync::mpsc::{channel, Receiver, Sender};
 use std::sync::{Arc, Mutex};
 
 /// Engine name and version as announced in the handshake.
@@ -161,25 +161,41 @@ impl Output {
     }
 }
 
+/// What the protocol loop waits for: the GUI's next input, or the end of a search.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Event {
+    /// A line or the end of input, from the reader thread.
+    Input(Input),
+    /// A search has ended (it announced its move, or it died without one).
+    SearchEnded,
+}
+
 /// The protocol loop on stdin/stdout (what `chuhe` with no arguments runs).
 pub fn run_stdio() {
-    let rx = spawn_reader(std::io::BufReader::new(std::io::stdin()));
-    run(&rx, Output::new(std::io::stdout()));
+    run(std::io::BufReader::new(std::io::stdin()), Output::new(std::io::stdout()));
+}
+
+/// Runs the protocol on the lines of `input` (read by a thread of their own) until `quit`
+/// or end of input, answering on `out`.
+pub fn run(input: impl BufRead + Send + 'static, out: Output) {
+    let (wake, rx) = channel();
+    crate::lines::read_into(input, wake.clone(), Event::Input);
+    boot(wake, &rx, out);
 }
 
 /// Boot state: waits for the first command, which picks the dialect, then runs the session
-/// until `quit` or end of input.
-pub fn run(rx: &Receiver<Input>, out: Output) {
-    while let Ok(Input::Line(line)) = rx.recv() {
+/// until `quit` or end of input. `wake` sends into `rx`, for the session's searches.
+fn boot(wake: Sender<Event>, rx: &Receiver<Event>, out: Output) {
+    while let Ok(Event::Input(Input::Line(line))) = rx.recv() {
         let first = line.split_whitespace().next().unwrap_or("");
         match first {
             "" => {}
-            "ucci" => return Session::new(Arc::new(ucci::Ucci), out).run(&ucci::Ucci, rx),
+            "ucci" => return Session::new(Arc::new(ucci::Ucci), out, wake).run(&ucci::Ucci, rx),
             "uci" => {
                 let uci = Arc::new(uci::Uci::default());
-                return Session::new(uci.clone(), out).run(&*uci, rx);
+                return Session::new(uci.clone(), out, wake).run(&*uci, rx);
             }
-            "xboard" => return xboard::run(rx, out),
+            "xboard" => return xboard::run(wake, rx, out),
             "quit" => return,
             other => out.line(&format!(
                 "info string error: unknown command '{}' before the handshake; send ucci, uci or xboard first",

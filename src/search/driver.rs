@@ -1,8 +1,10 @@
 //! The search driver: per-thread state, iterative deepening with aspiration windows over the
-//! root moves (MultiPV, root restriction), Lazy SMP helpers, limits and reports.
+//! root moves (MultiPV, root restriction), Lazy SMP helpers, limits and reports. The threads
+//! that run it live in `pool.rs`.
 
 use super::correction::CorrectionHistory;
 use super::ordering::Heuristics;
+use super::pool::{Control, Job};
 use super::pvs::Step;
 use super::strength::Strength;
 use super::time::TimeManager;
@@ -12,6 +14,8 @@ use super::{INF, MATE, MATE_BOUND, MAX_PLY, RULE_BOUND, RULE_WIN};
 use crate::board::{Move, Position};
 use crate::eval::{EvalState, Evaluator};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::mpsc::{channel, Sender};
+use std::sync::Arc;
 use std::time::Instant;
 
 mod report;
@@ -20,13 +24,12 @@ mod report;
 pub const MAX_DEPTH: u32 = 100;
 
 /// What every search thread shares.
-pub(crate) struct Shared<'a> {
-    pub tt: &'a TranspositionTable,
+pub(crate) struct Shared {
+    pub tt: Arc<TranspositionTable>,
     /// Set by the driver to end every thread's search now.
     pub stop: AtomicBool,
-    /// The engine's `stop` (the user's), polled by the main thread.
-    pub external_stop: &'a AtomicBool,
-    pub ponderhit: &'a AtomicBool,
+    /// The user's `stop` and `ponderhit`, polled by the main thread.
+    pub control: Arc<Control>,
     pub node_counts: Vec<AtomicU64>,
     pub limits: Limits,
     pub multipv: usize,
@@ -41,13 +44,13 @@ pub(crate) struct Shared<'a> {
     /// How a repetition loop is judged (the rules' `loop_verdict`; replaceable in tests).
     pub loop_verdict: LoopJudge,
     /// The evaluation.
-    pub evaluator: &'a Evaluator,
+    pub evaluator: Evaluator,
 }
 
 /// A repetition judge: the position after the loop and the loop's moves.
 pub(crate) type LoopJudge = fn(&Position, &[Move]) -> crate::rules::LoopVerdict;
 
-impl Shared<'_> {
+impl Shared {
     /// Nodes searched by all threads so far.
     pub fn total_nodes(&self) -> u64 {
         self.node_counts.iter().map(|n| n.load(Ordering::Relaxed)).sum()
@@ -92,8 +95,8 @@ pub(crate) struct Clock {
     pub pondering: bool,
 }
 
-/// What a search thread learns that can outlive its search: the move-ordering histories and
-/// the evaluation corrections, kept from move to move when `Features::keep_history` is on.
+/// What a search thread learns that outlives its search: the move-ordering histories and the
+/// evaluation corrections. Its pool thread keeps them from move to move until a new game.
 pub(crate) struct ThreadTables {
     heur: Heuristics,
     corr: CorrectionHistory,
@@ -113,11 +116,11 @@ impl ThreadTables {
         self.heur.captures_on = features.capture_history;
     }
 
-    /// The tables for thread `id`'s next search: the kept ones, aged, if `keep_history` is
-    /// on and they suit the settings; otherwise empty ones.
-    fn take(kept: &mut KeptTables, id: usize, features: &Features, params: &SearchParams) -> ThreadTables {
-        match kept.get_mut(id).and_then(Option::take) {
-            Some(mut t) if features.keep_history && t.corr.keyed_by(params.corr_key) => {
+    /// The tables for a thread's next search: its last search's, aged, if they suit the
+    /// settings; otherwise empty ones.
+    fn for_search(kept: Option<ThreadTables>, features: &Features, params: &SearchParams) -> ThreadTables {
+        match kept {
+            Some(mut t) if t.corr.keyed_by(params.corr_key) => {
                 t.heur.age();
                 t.follow(features);
                 t
@@ -128,14 +131,21 @@ impl ThreadTables {
 }
 
 /// A helper's last completed iteration: its depth and best line, if it completed one.
-type Completed = Option<(i32, RootMove)>;
+pub(crate) type Completed = Option<(i32, RootMove)>;
 
-/// Each search thread's tables between searches, by thread id (`None`: none kept).
-pub(crate) type KeptTables = Vec<Option<ThreadTables>>;
+/// One search as the helpers see it: the shared state, the game and the root moves.
+pub(crate) struct SearchJob {
+    pub shared: Shared,
+    start: Position,
+    moves: Vec<Move>,
+    root: Vec<Move>,
+}
 
 /// One search thread's state.
 pub(crate) struct Worker<'a> {
-    pub shared: &'a Shared<'a>,
+    pub shared: &'a Shared,
+    /// The shared table, one load away in the hot path (`shared.tt` is behind an `Arc`).
+    pub tt: &'a TranspositionTable,
     pub id: usize,
     pub pos: Position,
     /// Keys of the game positions then of the search path; `keys[i]` is before `moves[i]`.
@@ -179,7 +189,7 @@ pub(crate) struct Worker<'a> {
 impl<'a> Worker<'a> {
     /// A worker at the position reached by `moves` from `start`, searching `root_moves`.
     pub fn new(
-        shared: &'a Shared<'a>,
+        shared: &'a Shared,
         id: usize,
         start: &Position,
         moves: &[Move],
@@ -213,13 +223,14 @@ impl<'a> Worker<'a> {
                 *r = shared.params.lmr_table_entry(d, m);
             }
         }
-        let eval = EvalState::new(shared.evaluator, &pos, MAX_PLY + 2);
+        let eval = EvalState::new(&shared.evaluator, &pos, MAX_PLY + 2);
         let mut corr_keys = Vec::with_capacity(MAX_PLY + 8);
         corr_keys.push(tables.corr.key(&pos));
         let tm = TimeManager::new(&shared.limits, &shared.params);
         let clock = (id == 0).then_some(Clock { tm, pondering: shared.limits.pondering });
         Worker {
             shared,
+            tt: &shared.tt,
             id,
             pos,
             keys,
@@ -247,6 +258,11 @@ impl<'a> Worker<'a> {
             last_reported: None,
             completed: None,
         }
+    }
+
+    /// What this thread keeps for its next search.
+    fn into_tables(self) -> ThreadTables {
+        ThreadTables { heur: self.heur, corr: self.corr }
     }
 
     /// The search's tunable numbers (borrowed from the shared state, not from `self`).
@@ -338,12 +354,12 @@ impl<'a> Worker<'a> {
         let Some(clock) = &mut self.clock else {
             return;
         };
-        if self.shared.external_stop.load(Ordering::Relaxed) {
+        if self.shared.control.stopped() {
             self.shared.stop.store(true, Ordering::Relaxed);
             return;
         }
         if clock.pondering {
-            if !self.shared.ponderhit.load(Ordering::Relaxed) {
+            if !self.shared.control.ponderhit_came() {
                 return;
             }
             clock.pondering = false;
@@ -521,18 +537,18 @@ impl<'a> Worker<'a> {
     }
 }
 
-/// Runs a whole search on this thread (plus `threads - 1` helpers) and returns the result.
-/// `stop` is the user's stop, `ponderhit` the pondered move being played; `kept` holds the
-/// threads' tables between searches.
+/// Runs a whole search on this thread (pool thread 0) with `helpers` searching beside it, and
+/// returns the result and this thread's tables. `tables` are its last search's (`None`: a new
+/// game); `control` carries the user's stop and ponderhit.
 pub(crate) fn run_search(
-    tt: &TranspositionTable,
-    stop: &AtomicBool,
-    ponderhit: &AtomicBool,
+    tt: Arc<TranspositionTable>,
+    control: Arc<Control>,
     request: &SearchRequest,
     settings: &Settings,
-    kept: &mut KeptTables,
+    tables: Option<ThreadTables>,
+    helpers: &[Sender<Job>],
     report: &mut dyn FnMut(Report),
-) -> SearchResult {
+) -> (SearchResult, ThreadTables) {
     let t0 = Instant::now();
     tt.new_search();
     let (start, moves) = (&request.start, &request.moves[..]);
@@ -553,8 +569,7 @@ pub(crate) fn run_search(
     let shared = Shared {
         tt,
         stop: AtomicBool::new(false),
-        external_stop: stop,
-        ponderhit,
+        control,
         node_counts: (0..settings.threads).map(|_| AtomicU64::new(0)).collect(),
         limits: Limits {
             nodes: match (request.limits.nodes, settings.strength.node_cap) {
@@ -576,42 +591,47 @@ pub(crate) fn run_search(
         params: settings.params,
         start: t0,
         loop_verdict: settings.loop_verdict,
-        evaluator: &settings.evaluator,
+        evaluator: settings.evaluator.clone(),
     };
-    let (features, params) = (&settings.features, &settings.params);
-    let mut tables: Vec<ThreadTables> =
-        (0..settings.threads).map(|id| ThreadTables::take(kept, id, features, params)).collect();
-    let helper_tables = tables.split_off(1);
-    let mut main = Worker::new(&shared, 0, start, moves, &root, tables.pop().expect("the main thread's tables"));
-    if root.is_empty() {
-        return main.result(0);
+    let job = Arc::new(SearchJob { shared, start: start.clone(), moves: moves.to_vec(), root });
+    let tables = ThreadTables::for_search(tables, &settings.features, &settings.params);
+    let mut main = Worker::new(&job.shared, 0, &job.start, &job.moves, &job.root, tables);
+    if job.root.is_empty() {
+        return (main.result(0), main.into_tables());
     }
-    let helpers: Vec<(Completed, Option<ThreadTables>)> = std::thread::scope(|s| {
-        let handles: Vec<_> = helper_tables
-            .into_iter()
-            .enumerate()
-            .map(|(i, t)| {
-                let shared = &shared;
-                let root = &root;
-                s.spawn(move || {
-                    let mut w = Worker::new(shared, i + 1, start, moves, root, t);
-                    w.iterate(&mut |_| {});
-                    (w.completed, ThreadTables { heur: w.heur, corr: w.corr })
-                })
-            })
-            .collect();
-        main.iterate(report);
-        shared.stop.store(true, Ordering::SeqCst);
-        handles.into_iter().map(|h| h.join().map_or((None, None), |(c, t)| (c, Some(t)))).collect()
-    });
-    let (completed, helper_tables): (Vec<_>, Vec<_>) = helpers.into_iter().unzip();
+    let (done, lines) = channel();
+    for h in helpers {
+        // A helper thread that is gone just does not help.
+        let _ = h.send(Job::Helper { search: job.clone(), done: done.clone() });
+    }
+    drop(done);
+    // Should the main thread's search panic, the helpers still stop.
+    let stop_helpers = StopOnDrop(&job.shared.stop);
+    main.iterate(report);
+    drop(stop_helpers);
+    // Every helper answers once, then drops its sender (a panicked one only drops it).
+    let mut completed: Vec<(usize, Completed)> = lines.iter().collect();
+    completed.sort_by_key(|&(id, _)| id);
+    let completed: Vec<Completed> = completed.into_iter().map(|(_, c)| c).collect();
     let depth = main.root_depth as u32 - main.stopped as u32;
     main.finish(&completed, report);
-    let result = main.result(depth.max(1));
-    if features.keep_history {
-        kept.clear();
-        kept.push(Some(ThreadTables { heur: main.heur, corr: main.corr }));
-        kept.extend(helper_tables);
+    (main.result(depth.max(1)), main.into_tables())
+}
+
+/// Helper `id`'s part of `job`: iterative deepening beside the main thread until it stops.
+/// Returns its last completed line and its tables.
+pub(crate) fn help(id: usize, job: &SearchJob, tables: Option<ThreadTables>) -> (Completed, ThreadTables) {
+    let tables = ThreadTables::for_search(tables, &job.shared.features, &job.shared.params);
+    let mut w = Worker::new(&job.shared, id, &job.start, &job.moves, &job.root, tables);
+    w.iterate(&mut |_| {});
+    (w.completed.take(), w.into_tables())
+}
+
+/// Raises a stop flag when dropped, also while unwinding.
+struct StopOnDrop<'a>(&'a AtomicBool);
+
+impl Drop for StopOnDrop<'_> {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::SeqCst);
     }
-    result
 }

@@ -1,7 +1,8 @@
 //! Search: the engine core the protocols drive. `Engine` owns the transposition table and
 //! the search threads; a search runs in the background and reports through a callback.
 //!
-//! Files: `driver.rs` (iterative deepening, aspiration, MultiPV, Lazy SMP, reports),
+//! Files: `pool.rs` (the search threads, parked between searches, and the user's signals),
+//! `driver.rs` (iterative deepening, aspiration, MultiPV, Lazy SMP, reports),
 //! `pvs.rs` (alpha-beta, rules of the game, pruning, the move step the root shares),
 //! `qsearch.rs`, `ordering.rs`, `correction.rs` (correction history), `tt.rs`, `time.rs`,
 //! `params.rs` (every tunable number and switch).
@@ -11,6 +12,7 @@ mod driver;
 mod ordering;
 mod params;
 mod picker;
+mod pool;
 mod pvs;
 mod qsearch;
 mod strength;
@@ -27,9 +29,9 @@ use tt::TranspositionTable;
 
 use crate::board::{Move, Position};
 use crate::eval::Evaluator;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex};
-use std::thread::JoinHandle;
+use pool::{Control, MainJob, Pool};
+use std::sync::mpsc::{channel, Receiver, TryRecvError};
+use std::sync::Arc;
 
 /// Scores at or beyond this magnitude are mates.
 pub const MATE: i32 = 30000;
@@ -236,18 +238,23 @@ pub struct ProbeInfo {
     pub depth: u32,
 }
 
-/// The search engine: settings, table and the background search.
+/// The search engine: settings, table and the search threads, which live as long as it does.
 pub struct Engine {
     tt: Arc<TranspositionTable>,
     hash_mb: usize,
     settings: Settings,
-    stop: Arc<AtomicBool>,
-    ponderhit: Arc<AtomicBool>,
-    handle: Option<JoinHandle<SearchResult>>,
-    /// The search threads' tables between searches (`Features::keep_history`).
-    kept: Arc<Mutex<driver::KeptTables>>,
+    control: Arc<Control>,
+    pool: Pool,
+    /// The search started last, until its result is taken.
+    pending: Option<Pending>,
     /// Draws each search's `pick_seed`.
     rng: crate::board::zobrist::Rng,
+}
+
+/// A started search's result: on its way, or arrived before anyone waited.
+struct Pending {
+    result: Receiver<SearchResult>,
+    arrived: Option<SearchResult>,
 }
 
 impl Default for Engine {
@@ -272,10 +279,9 @@ impl Engine {
                 loop_verdict: crate::rules::loop_verdict,
                 evaluator: Evaluator::default(),
             },
-            stop: Arc::new(AtomicBool::new(false)),
-            ponderhit: Arc::new(AtomicBool::new(false)),
-            handle: None,
-            kept: Arc::new(Mutex::new(Vec::new())),
+            control: Arc::default(),
+            pool: Pool::default(),
+            pending: None,
             rng: crate::board::zobrist::Rng::from_clock(),
         }
     }
@@ -323,9 +329,14 @@ impl Engine {
         self.tt.bytes() >> 20
     }
 
-    /// Sets the number of search threads (call while idle).
+    /// Sets the number of search threads: threads are started or ended now if searches have
+    /// started any (a search running is stopped first).
     pub fn set_threads(&mut self, n: usize) {
+        self.stop_and_wait();
         self.settings.threads = n.clamp(1, 256);
+        if self.pool.started() {
+            self.pool.resize(self.settings.threads);
+        }
     }
 
     /// Number of search threads.
@@ -403,7 +414,7 @@ impl Engine {
         self.settings.loop_verdict = judge;
     }
 
-    /// Forgets everything learned (new game). A table of 64 MB or more is swapped for a fresh
+    /// Forgets everything learned (new game): the table and each thread's histories. A table of 64 MB or more is swapped for a fresh
     /// one instead of wiped: Xiangqi Lab sends `ucinewgame` before every search with `Hash
     /// 2048`, and wiping 2 GB costs more than its short searches; a fresh table costs only the
     /// pages the next search touches (large allocations come straight from the kernel, zeroed).
@@ -413,66 +424,80 @@ impl Engine {
             Some(table) => self.tt = Arc::new(table),
             None => self.tt.clear_with(self.settings.threads),
         }
-        self.kept_tables().clear();
+        self.pool.forget();
     }
 
-    /// The kept tables (a search that panicked leaves them usable).
-    fn kept_tables(&self) -> std::sync::MutexGuard<'_, driver::KeptTables> {
-        self.kept.lock().unwrap_or_else(|e| e.into_inner())
-    }
-
-    /// Whether a search is running.
-    pub fn is_searching(&self) -> bool {
-        self.handle.as_ref().is_some_and(|h| !h.is_finished())
+    /// Whether a search is running (one that ended without a result, by a panic, is not).
+    pub fn is_searching(&mut self) -> bool {
+        let Some(p) = &mut self.pending else { return false };
+        if p.arrived.is_none() {
+            match p.result.try_recv() {
+                Ok(r) => p.arrived = Some(r),
+                Err(TryRecvError::Empty) => return true,
+                Err(TryRecvError::Disconnected) => {}
+            }
+        }
+        false
     }
 
     /// Starts a background search of `request` (its moves legal, already checked; if none of
     /// its root moves is legal the result has no best move). `report` is called from the
     /// search thread; its last call is `Report::Done`, which a ponder or infinite search sends
-    /// only after `stop` (or, pondering, after `ponderhit` and a limit).
-    pub fn start(&mut self, request: SearchRequest, mut report: impl FnMut(Report) + Send + 'static) {
+    /// only after `stop` (or, pondering, after `ponderhit` and a limit). `report` is dropped
+    /// when the search has ended, also when it ended without `Done` (a panic).
+    pub fn start(&mut self, request: SearchRequest, report: impl FnMut(Report) + Send + 'static) {
+        let pick_seed = self.rng.next_u64();
+        self.launch(request, pick_seed, Box::new(report));
+    }
+
+    /// Starts a search on the pool's thread 0 with this seed for a weakened pick.
+    fn launch(&mut self, request: SearchRequest, pick_seed: u64, report: Box<dyn FnMut(Report) + Send>) {
         // A search still running (even an infinite one) is stopped first, never waited on.
         self.stop_and_wait();
-        self.stop.store(false, Ordering::SeqCst);
-        self.ponderhit.store(false, Ordering::SeqCst);
-        let (tt, stop, ponderhit, kept) =
-            (self.tt.clone(), self.stop.clone(), self.ponderhit.clone(), self.kept.clone());
-        let settings = Settings { pick_seed: self.rng.next_u64(), ..self.settings.clone() };
-        self.handle = Some(std::thread::spawn(move || {
-            let (pondering, infinite) = (request.limits.pondering, request.limits.infinite);
-            let mut kept = kept.lock().unwrap_or_else(|e| e.into_inner());
-            let result = driver::run_search(&tt, &stop, &ponderhit, &request, &settings, &mut kept, &mut report);
-            drop(kept);
-            // A ponder search waits for ponderhit or stop, an infinite one for stop.
-            while (pondering && !ponderhit.load(Ordering::SeqCst) || infinite) && !stop.load(Ordering::SeqCst) {
-                std::thread::sleep(std::time::Duration::from_millis(1));
-            }
-            report(Report::Done(result.clone()));
-            result
-        }));
+        self.control.reset();
+        self.pool.resize(self.settings.threads);
+        let (result, arrives) = channel();
+        let settings = Settings { pick_seed, ..self.settings.clone() };
+        self.pool.run(MainJob {
+            tt: self.tt.clone(),
+            control: self.control.clone(),
+            request,
+            settings,
+            report,
+            result,
+        });
+        self.pending = Some(Pending { result: arrives, arrived: None });
     }
 
     /// Asks the running search to finish now.
     pub fn stop(&self) {
-        self.stop.store(true, Ordering::SeqCst);
+        self.control.stop();
     }
 
     /// The pondered move was played: the clock limits apply from now.
     pub fn ponderhit(&self) {
-        self.ponderhit.store(true, Ordering::SeqCst);
+        self.control.ponderhit();
+    }
+
+    /// The hard time limit a search with `limits` stops at, in milliseconds from its start
+    /// (from `ponderhit` when pondering); `None`: no clock.
+    pub fn hard_limit_ms(&self, limits: &Limits) -> Option<u64> {
+        time::TimeManager::new(limits, &self.settings.params).hard_ms
     }
 
     /// Stops the running search, if any, and waits for its `Done`.
     fn stop_and_wait(&mut self) {
-        if self.handle.is_some() {
+        if self.pending.is_some() {
             self.stop();
             self.wait();
         }
     }
 
-    /// Waits for the running search (if any) and returns its result.
+    /// Waits for the search started last (if its result was not taken yet) and returns its
+    /// result; `None` when there is none or it ended without one.
     pub fn wait(&mut self) -> Option<SearchResult> {
-        self.handle.take().and_then(|h| h.join().ok())
+        let p = self.pending.take()?;
+        p.arrived.or_else(|| p.result.recv().ok())
     }
 
     /// Looks `pos` up in the transposition table.
@@ -488,21 +513,27 @@ impl Engine {
     /// Searches synchronously (for `bench` and tests) and returns the result.
     pub fn search_sync(&mut self, start: &Position, moves: &[Move], limits: Limits) -> SearchResult {
         self.start(SearchRequest::new(start, moves, limits), |_| {});
-        self.wait().expect("search thread finished")
+        self.wait().expect("the search ended without a result")
     }
 
-    /// Searches synchronously on this thread, collecting every report (for tests and tools).
+    /// Searches synchronously, collecting every report but the final `Done` (for tests and
+    /// tools; a weakened pick is seeded with 0, so the same search picks the same).
     pub fn search_collect(&mut self, request: &SearchRequest) -> (SearchResult, Vec<Report>) {
+        let (tx, reports) = channel();
+        let report = move |r: Report| {
+            if !matches!(r, Report::Done(_)) {
+                let _ = tx.send(r);
+            }
+        };
+        self.launch(request.clone(), self.settings.pick_seed, Box::new(report));
+        let result = self.wait().expect("the search ended without a result");
+        (result, reports.try_iter().collect())
+    }
+}
+
+impl Drop for Engine {
+    /// Stops a running search, so the threads can end.
+    fn drop(&mut self) {
         self.stop_and_wait();
-        self.stop.store(false, Ordering::SeqCst);
-        self.ponderhit.store(false, Ordering::SeqCst);
-        let mut reports = Vec::new();
-        let kept = self.kept.clone();
-        let mut kept = kept.lock().unwrap_or_else(|e| e.into_inner());
-        let result =
-            driver::run_search(&self.tt, &self.stop, &self.ponderhit, request, &self.settings, &mut kept, &mut |r| {
-                reports.push(r)
-            });
-        (result, reports)
     }
 }

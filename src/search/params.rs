@@ -264,9 +264,6 @@ search_params! {
         node_share_time = false;
         /// ProbCut: a capture that beats beta by a margin at reduced depth cuts the node.
         probcut = false;
-        /// Each thread's histories and corrections carry over (aged) to the next search, until
-        /// a new game.
-        keep_history = true;
     }
 }
 

@@ -237,7 +237,7 @@ impl Worker<'_> {
         // A singular-extension test searches this node without one move: the table's entry
         // is about the full node, so it is neither used nor overwritten.
         let excluded = self.excluded[ply];
-        let tt = if excluded.is_null() { self.shared.tt.probe(key, ply) } else { None };
+        let tt = if excluded.is_null() { self.tt.probe(key, ply) } else { None };
         let tt_move = tt.map_or(Move::NULL, |e| e.mv);
         if let Some(e) = tt {
             // Not at a repeated position: its stored score may predate the repetition.
@@ -435,7 +435,7 @@ impl Worker<'_> {
             self.corr.update(&self.pos, k, best - raw_eval, depth, p.corr_limit_cp);
         }
         let stored_eval = if in_check { 0 } else { raw_eval };
-        self.shared.tt.store(key, best_move, best, stored_eval, depth, bound, ply);
+        self.tt.store(key, best_move, best, stored_eval, depth, bound, ply);
         best
     }
 
@@ -464,7 +464,7 @@ impl Worker<'_> {
                 return None;
             }
             if v >= pc_beta {
-                self.shared.tt.store(key, m, v, raw_eval, depth - 3, Bound::Lower, ply);
+                self.tt.store(key, m, v, raw_eval, depth - 3, Bound::Lower, ply);
                 return Some(v);
             }
         }

@@ -25,7 +25,7 @@ impl Worker<'_> {
         }
         let pv_node = beta - alpha > 1;
         let key = self.pos.key();
-        let tt = self.shared.tt.probe(key, ply);
+        let tt = self.tt.probe(key, ply);
         if let Some(e) = tt {
             if !pv_node && e.cuts(alpha, beta) {
                 return e.score;
@@ -86,7 +86,7 @@ impl Worker<'_> {
             return -MATE + ply as i32;
         }
         let bound = Bound::of(best, alpha_in, beta);
-        self.shared.tt.store(key, best_move, best, raw_eval, 0, bound, ply);
+        self.tt.store(key, best_move, best, raw_eval, 0, bound, ply);
         best
     }
 }

@@ -468,26 +468,76 @@ fn switches_and_parameters_are_set_by_name() {
 }
 
 #[test]
-fn kept_histories_carry_to_the_next_search_until_a_new_game() {
+fn histories_carry_to_the_next_search_until_a_new_game() {
     let a = Position::startpos();
     let b = Position::from_fen("r1bakab1r/9/1cn4c1/p1p1p1p1p/9/2P6/P3P1P1P/1C2C1N2/9/RNBAKAB1R b - - 3 3").unwrap();
-    let second = |keep: &str, clear: bool| {
+    let fresh = || {
         let mut e = Engine::new();
-        e.set_tunable("keep_history", keep).unwrap();
+        e.set_hash_mb(8);
+        e
+    };
+    // After a search of `a`, a fresh table (a new size) but the threads' histories kept.
+    let second = |clear: bool| {
+        let mut e = Engine::new();
         e.search_sync(&a, &[], depth(7));
         if clear {
             e.clear();
         }
+        e.set_hash_mb(8);
         e.search_sync(&b, &[], depth(8)).nodes
     };
-    let fresh = Engine::new().search_sync(&b, &[], depth(8)).nodes;
-    // Off: the second search starts from empty histories (the table is what carries over).
-    // On: the first search's histories reorder the second.
-    assert_ne!(second("true", false), second("false", false));
-    assert_eq!(second("true", false), second("true", false));
-    // A new game forgets both the table and the histories.
-    assert_eq!(second("true", true), fresh);
-    assert_eq!(second("false", true), fresh);
+    let cold = fresh().search_sync(&b, &[], depth(8)).nodes;
+    // The first search's histories reorder the second; a new game forgets them.
+    assert_ne!(second(false), cold);
+    assert_eq!(second(false), second(false));
+    assert_eq!(second(true), cold);
+}
+
+#[test]
+fn the_search_threads_live_from_search_to_search() {
+    // Reports come from thread 0, the same thread every time: no thread per search. A new
+    // game and a change of Threads keep it.
+    let mut e = Engine::new();
+    let thread_of = |e: &mut Engine| {
+        let (tx, rx) = mpsc::channel();
+        e.start(SearchRequest::new(&Position::startpos(), &[], depth(3)), move |_| {
+            let _ = tx.send(std::thread::current().id());
+        });
+        e.wait().unwrap();
+        let ids: Vec<_> = rx.try_iter().collect();
+        assert!(!ids.is_empty() && ids.iter().all(|&id| id == ids[0]));
+        ids[0]
+    };
+    let first = thread_of(&mut e);
+    assert_ne!(first, std::thread::current().id());
+    assert_eq!(thread_of(&mut e), first);
+    e.clear();
+    e.set_threads(3);
+    assert_eq!(thread_of(&mut e), first);
+    e.set_threads(1);
+    assert_eq!(thread_of(&mut e), first);
+}
+
+#[test]
+fn many_threads_stop_on_stop_and_a_new_game_forgets_their_histories() {
+    let pos = Position::startpos();
+    let mut e = Engine::new();
+    e.set_threads(16);
+    let (tx, rx) = mpsc::channel();
+    let infinite = SearchRequest::new(&pos, &[], Limits { infinite: true, ..Limits::default() });
+    e.start(infinite, move |r| {
+        if let Report::Done(d) = r {
+            let _ = tx.send(d);
+        }
+    });
+    e.stop();
+    let result = e.wait().expect("a result after stop");
+    assert!(result.best.is_some_and(|m| pos.is_legal(m)));
+    assert_eq!(rx.recv_timeout(HANG).ok(), Some(result));
+    // Back to one thread after a new game: the same search as a fresh engine's.
+    e.set_threads(1);
+    e.clear();
+    assert_eq!(e.search_sync(&pos, &[], depth(6)), Engine::new().search_sync(&pos, &[], depth(6)));
 }
 
 #[test]
@@ -582,7 +632,7 @@ fn a_weakened_search_caps_its_depth_and_picks_among_its_lines() {
 fn the_switches_that_passed_a_timed_test_are_the_defaults() {
     // docs/strength.md: the batch of four is on; the rest lost or stayed undecided.
     let mut f = Features::default();
-    for on in ["singular_extension", "continuation_history", "correction_history", "keep_history"] {
+    for on in ["singular_extension", "continuation_history", "correction_history"] {
         assert!(*f.switch(on).unwrap(), "{on} should be on");
     }
     for off in ["see_pruning", "capture_history", "node_share_time", "probcut", "quiet_checks_in_qsearch"] {

@@ -72,8 +72,7 @@ pub fn check_session_bytes(data: &[u8]) {
     let mut text = lines.join("\n").into_bytes();
     text.push(b'\n');
     let out = Capture::default();
-    let rx = protocol::spawn_reader(std::io::Cursor::new(text));
-    protocol::run(&rx, Output::new(out.clone()));
+    protocol::run(std::io::Cursor::new(text), Output::new(out.clone()));
 
     // What the session must have answered.
     let first = |l: &String| l.split_whitespace().next().map(str::to_string);

@@ -321,6 +321,31 @@ pub mod scenario {
         assert!(pos.is_legal(best_of(&best)), "{best}");
     }
 
+    /// With many threads (`threads_16`, the dialect's option line) `stop` still brings a
+    /// move, searches after it and after fewer threads (`threads_1`) play, and `quit` during
+    /// a search ends the process. `quit_reply` is what `quit` answers before the exit, if
+    /// anything. No clock is involved: only node limits, `infinite` and `stop`.
+    pub fn many_threads_stop_and_quit(e: &mut Engine, threads_16: &str, threads_1: &str, quit_reply: Option<&str>) {
+        assert!(e.ask(threads_16).is_empty(), "{threads_16}");
+        for _ in 0..3 {
+            e.send("go infinite");
+            e.send("stop");
+            let (best, _) = e.search_end();
+            assert!(Position::startpos().is_legal(best_of(&best)), "{best}");
+        }
+        assert!(Position::startpos().is_legal(best_of(&e.go("go nodes 5000"))));
+        assert!(e.ask(threads_1).is_empty(), "{threads_1}");
+        assert!(Position::startpos().is_legal(best_of(&e.go("go depth 3"))));
+        assert!(e.ask(threads_16).is_empty(), "{threads_16}");
+        e.send("go infinite");
+        e.sync();
+        e.send("quit");
+        if let Some(reply) = quit_reply {
+            e.until(|l| l == reply);
+        }
+        assert!(e.wait_exit(WAIT).expect("exits on quit while 16 threads search").success());
+    }
+
     /// The end of input while thinking ends the process with status 0.
     pub fn eof_while_thinking_exits(e: &mut Engine) {
         e.send("go infinite");

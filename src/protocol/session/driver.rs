@@ -1,9 +1,8 @@
 //! The one loop every dialect runs ([`drive`] over a [`Driver`]), and the UCCI/UCI driver.
 
-use super::{Session, POLL};
-use crate::protocol::{Dialect, Input};
+use super::Session;
+use crate::protocol::{Dialect, Event, Input};
 use std::sync::mpsc::Receiver;
-use std::time::Duration;
 
 /// Whether the loop goes on after a command.
 pub(crate) enum Flow {
@@ -17,8 +16,6 @@ pub(crate) enum Flow {
 pub(crate) trait Driver {
     /// The session underneath.
     fn session(&mut self) -> &mut Session;
-    /// The longest wait for input while a search runs.
-    fn poll(&self) -> Duration;
     /// Deals with a search that has finished; called before each wait and after each input.
     fn settle(&mut self);
     /// Handles one line.
@@ -27,12 +24,12 @@ pub(crate) trait Driver {
     fn end_of_input(&mut self);
 }
 
-/// Runs `d` on the lines of `rx` until it quits or the input ends.
-pub(crate) fn drive(d: &mut impl Driver, rx: &Receiver<Input>) {
+/// Runs `d` on the lines of `rx` until it quits or the input ends, woken by each line and by
+/// each search's end, never by a timer.
+pub(crate) fn drive(d: &mut impl Driver, rx: &Receiver<Event>) {
     loop {
         d.settle();
-        let poll = d.poll();
-        let Some(input) = d.session().next_input(rx, poll) else { continue };
+        let Some(input) = d.session().next_input(rx) else { continue };
         let Input::Line(line) = input else { return d.end_of_input() };
         d.settle();
         if let Flow::Quit = d.handle(&line) {
@@ -50,10 +47,6 @@ pub(super) struct LineLoop<'a> {
 impl Driver for LineLoop<'_> {
     fn session(&mut self) -> &mut Session {
         &mut self.s
-    }
-
-    fn poll(&self) -> Duration {
-        POLL
     }
 
     fn settle(&mut self) {

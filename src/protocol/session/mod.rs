@@ -1,7 +1,9 @@
 //! The engine-driving state every dialect shares: the game (start position + moves), the
-//! banned root moves, the options, and the running search with its time-limit watchdog.
-//! The loop here reads typed commands from the reader thread's channel, so nothing it does
-//! waits on a search: `stop`, `ponderhit`, `isready`, `probe` and `quit` act at once.
+//! banned root moves, the options, and the running search.
+//! The loop here blocks on one channel that brings the reader thread's lines and the end of
+//! each search, so nothing it does waits on a search: `stop`, `ponderhit`, `isready`, `probe`
+//! and `quit` act at once, and a search's end is settled as soon as it happens. The search
+//! keeps its own clock (`Engine::hard_limit_ms`); the loop keeps none.
 //! The opening book's choice (`books.rs`), the search's reports (`report.rs`) and the
 //! diagnostic commands (`diagnostics.rs`) are further `impl Session` blocks beside this one.
 
@@ -17,61 +19,37 @@ pub(crate) use driver::{drive, Driver, Flow};
 use super::command::{Command, Go, PositionCmd, Start};
 use super::options::{pruning_switches, Key, Options};
 use super::policy::{self, Decision, History};
-use super::{Dialect, Input, Output, Replies};
+use super::{Dialect, Event, Input, Output, Replies};
 use crate::board::zobrist::Rng;
 use crate::board::{Color, Move, Position};
 use crate::book::Books;
 use crate::eval::{nnue::Network, Evaluator};
-use crate::lines::recv_until;
 use crate::rules::Game;
 use crate::search::{Engine, Limits, Score, SearchRequest, SearchResult};
 
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::Receiver;
+use std::sync::mpsc::{Receiver, Sender};
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
-
-/// While a search runs the loop also wakes this often to check the search is still alive.
-pub const POLL: Duration = Duration::from_millis(250);
-/// In UCCI batch mode the loop reads nothing while a search runs; it looks this often for
-/// the search's end, so the next queued command follows promptly.
-pub const BATCH_POLL: Duration = Duration::from_millis(5);
-
-/// The hard time cap the loop enforces on a timed search (a safety net under the search's own
-/// time management): `movetime` itself; with a clock, half of what is left after the move
-/// overhead (90% when this is the last move before the time control).
-pub fn hard_limit_ms(l: &Limits) -> Option<u64> {
-    let clock = l.time_ms.map(|t| {
-        let usable = t.saturating_sub(l.move_overhead_ms);
-        if l.movestogo == Some(1) {
-            usable / 10 * 9
-        } else {
-            usable / 2
-        }
-    });
-    match (l.movetime_ms, clock) {
-        (Some(a), Some(b)) => Some(a.min(b)),
-        (a, b) => a.or(b),
-    }
-}
 
 struct Running {
     pos: Position,
     root: Vec<Move>,
-    dead_polls: u32,
-    limits: Limits,
     pondering: bool,
-    deadline: Option<Instant>,
     stop_sent: bool,
+    /// Set once the move is announced.
     done: Arc<AtomicBool>,
     /// Set when the search's result is no longer wanted (CECP): it reports nothing more.
     silent: Arc<AtomicBool>,
+    /// Set when the search has ended, announced or not (`report::EndSignal`).
+    ended: Arc<AtomicBool>,
 }
 
 /// One protocol session after the handshake word picked the dialect.
 pub struct Session {
     replies: Arc<dyn Replies>,
     out: Output,
+    /// The loop's channel: each search sends `Event::SearchEnded` into it when it ends.
+    wake: Sender<Event>,
     engine: Engine,
     opts: Options,
     game: Game,
@@ -90,8 +68,9 @@ pub struct Session {
 }
 
 impl Session {
-    /// A session at the start position with default options.
-    pub fn new(replies: Arc<dyn Replies>, out: Output) -> Session {
+    /// A session at the start position with default options; `wake` sends into the channel
+    /// its loop reads.
+    pub fn new(replies: Arc<dyn Replies>, out: Output, wake: Sender<Event>) -> Session {
         let opts = Options::default();
         let mut engine = Engine::new();
         // The default size always fits (else a note would have nowhere to go yet).
@@ -101,6 +80,7 @@ impl Session {
         Session {
             replies,
             out,
+            wake,
             engine,
             opts,
             game: Game::new(Position::startpos()),
@@ -115,39 +95,30 @@ impl Session {
     }
 
     /// Sends the handshake, then runs the lines `dialect` parses until `quit` or end of input.
-    pub fn run(self, dialect: &dyn Dialect, rx: &Receiver<Input>) {
+    pub fn run(self, dialect: &dyn Dialect, rx: &Receiver<Event>) {
         self.out.lines(&self.replies.handshake());
         drive(&mut LineLoop { s: self, dialect }, rx);
     }
 
-    /// The next input. While a search runs this is also the watchdog: it stops a search past
-    /// its hard deadline, waits at most `poll` (so the caller can look at a finished search),
-    /// and notices a search thread that died. `None`: nothing arrived yet.
-    pub(crate) fn next_input(&mut self, rx: &Receiver<Input>, poll: Duration) -> Option<Input> {
-        let Some(r) = &self.search else { return recv_until(rx, None) };
-        let now = Instant::now();
-        if r.deadline.is_some_and(|d| now >= d) {
-            if self.opts.debug {
-                self.out.line(&self.replies.message("debug: the hard time cap has passed; stopping the search"));
+    /// The next input, blocking until it comes; `None` when a search ended first (the caller
+    /// settles it). In UCCI batch mode nothing is read while a search runs: input (even `stop`,
+    /// `quit` and the end of input) stays queued until the search has announced its move.
+    /// Only searches that end by themselves start in batch mode, so the wait ends.
+    pub(crate) fn next_input(&mut self, rx: &Receiver<Event>) -> Option<Input> {
+        if self.opts.batch && self.search.is_some() {
+            self.engine.wait();
+            self.announce_fallback();
+            return None;
+        }
+        match rx.recv() {
+            Ok(Event::Input(input)) => Some(input),
+            Ok(Event::SearchEnded) => {
+                self.check_ended();
+                None
             }
-            self.stop_search();
-            return None;
+            // The session holds a sender, so this does not happen.
+            Err(_) => Some(Input::Eof),
         }
-        if self.opts.batch {
-            // UCCI batch mode: input (even `stop`, `quit` and the end of input) stays queued in
-            // the reader's channel until the search has announced its move. Only searches that
-            // end by themselves start in batch mode, so the wait ends.
-            let wake = r.deadline.map_or(now + BATCH_POLL, |d| d.min(now + BATCH_POLL));
-            std::thread::sleep(wake.saturating_duration_since(now));
-            self.check_alive();
-            return None;
-        }
-        let wake = r.deadline.map_or(now + poll, |d| d.min(now + poll));
-        let input = recv_until(rx, Some(wake));
-        if input.is_none() {
-            self.check_alive();
-        }
-        input
     }
 
     pub(crate) fn error(&self, msg: &str) {
@@ -178,25 +149,18 @@ impl Session {
         }
     }
 
-    /// A search that is no longer running yet never reported (its thread died) would leave
-    /// the GUI waiting: after two polls in that state, announce a fallback move ourselves.
-    fn check_alive(&mut self) {
-        let searching = self.engine.is_searching();
-        let Some(r) = self.search.as_mut() else { return };
-        if searching || r.done.load(Ordering::SeqCst) {
-            r.dead_polls = 0;
-            return;
+    /// A search that ended without announcing a move (its thread panicked) would leave the
+    /// GUI waiting: announce a fallback move for it.
+    fn check_ended(&mut self) {
+        let Some(r) = &self.search else { return };
+        if r.ended.load(Ordering::SeqCst) && !r.done.load(Ordering::SeqCst) {
+            self.engine.wait();
+            self.announce_fallback();
         }
-        r.dead_polls += 1;
-        if r.dead_polls < 2 {
-            return;
-        }
-        self.engine.wait();
-        self.announce_fallback();
     }
 
-    /// Ends a search whose thread is gone: if it never announced a move, announce one
-    /// (a root move; `nobestmove` / `bestmove (none)` if there is none) so the GUI never waits.
+    /// Forgets a search that has ended: if it never announced a move, announce one (a root
+    /// move; `nobestmove` / `bestmove (none)` if there is none) so the GUI never waits.
     fn announce_fallback(&mut self) {
         let Some(r) = self.search.take() else { return };
         if r.done.load(Ordering::SeqCst) {
@@ -214,7 +178,6 @@ impl Session {
         if let Some(r) = &mut self.search {
             self.engine.stop();
             r.stop_sent = true;
-            r.deadline = None;
         }
     }
 
@@ -485,26 +448,12 @@ impl Session {
         if self.opts.debug {
             self.out.line(&self.replies.message(&self.debug_go(root.len(), &limits)));
         }
-        let done = Arc::new(AtomicBool::new(false));
-        let silent = Arc::new(AtomicBool::new(false));
-        let report = self.reporter(pos.clone(), root.clone(), done.clone(), silent.clone());
+        let (done, silent, ended): (Arc<AtomicBool>, Arc<AtomicBool>, Arc<AtomicBool>) = Default::default();
+        let report = self.reporter(pos.clone(), root.clone(), done.clone(), silent.clone(), ended.clone());
         let restrict: &[Move] = if root.len() == legal.len() { &[] } else { &root };
-        let started = Instant::now();
-        let request = SearchRequest::new(self.game.start(), self.game.moves(), limits.clone()).restricted_to(restrict);
+        let request = SearchRequest::new(self.game.start(), self.game.moves(), limits).restricted_to(restrict);
         self.engine.start(request, report);
-        let deadline =
-            if go.pondering { None } else { hard_limit_ms(&limits).map(|ms| started + Duration::from_millis(ms)) };
-        self.search = Some(Running {
-            pos,
-            root,
-            dead_polls: 0,
-            limits,
-            pondering: go.pondering,
-            deadline,
-            stop_sent: false,
-            done,
-            silent,
-        });
+        self.search = Some(Running { pos, root, pondering: go.pondering, stop_sent: false, done, silent, ended });
         Ok(())
     }
 
@@ -517,7 +466,6 @@ impl Session {
             self.history.lock().unwrap_or_else(|e| e.into_inner()).draw_offered = true;
         }
         r.pondering = false;
-        r.deadline = hard_limit_ms(&r.limits).map(|ms| Instant::now() + Duration::from_millis(ms));
         self.engine.ponderhit();
         Ok(())
     }

@@ -1,13 +1,29 @@
-//! The search's reports: the callback the search thread prints through, and `debug`'s line
-//! at `go`.
+//! The search's reports: the callback the search thread prints through (and whose drop tells
+//! the loop the search ended), and `debug`'s line at `go`.
 
-use super::{hard_limit_ms, Session};
+use super::Session;
 use crate::board::{Move, Position};
 use crate::protocol::policy::{self, Decision};
+use crate::protocol::Event;
 use crate::search::{Limits, Report, Score};
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::Sender;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
+
+/// Carried by the report callback: when the engine drops the callback (the search has ended,
+/// whether it announced a move or panicked) it marks the search ended and wakes the loop.
+struct EndSignal {
+    ended: Arc<AtomicBool>,
+    wake: Sender<Event>,
+}
+
+impl Drop for EndSignal {
+    fn drop(&mut self) {
+        self.ended.store(true, Ordering::SeqCst);
+        let _ = self.wake.send(Event::SearchEnded);
+    }
+}
 
 /// `currmove` reports start after this much thinking.
 pub const CURRMOVE_AFTER: Duration = Duration::from_secs(1);
@@ -27,7 +43,7 @@ impl Session {
         add("time", l.time_ms, " ms");
         add("increment", l.time_ms.map(|_| l.inc_ms), " ms");
         add("movestogo", l.movestogo.map(u64::from), "");
-        add("hard cap", hard_limit_ms(l), " ms");
+        add("hard cap", self.engine.hard_limit_ms(l), " ms");
         if l.pondering {
             parts.push("pondering".to_string());
         }
@@ -47,19 +63,23 @@ impl Session {
 
     /// The callback the search thread reports through: info lines, then the move (with
     /// `debug`, after a line on the search's result and the draw/resign policy's inputs).
+    /// Dropped, it sets `ended` and sends `Event::SearchEnded`.
     pub(super) fn reporter(
         &self,
         pos: Position,
         root: Vec<Move>,
         done: Arc<AtomicBool>,
         silent: Arc<AtomicBool>,
+        ended: Arc<AtomicBool>,
     ) -> impl FnMut(Report) + Send + 'static {
+        let end = EndSignal { ended, wake: self.wake.clone() };
         let (out, replies, history) = (self.out.clone(), self.replies.clone(), self.history.clone());
         let decision = self.decision.clone();
         let debug = self.opts.debug;
         let started = Instant::now();
         let mut last_pv: Vec<Move> = Vec::new();
         move |r: Report| {
+            let _ = &end; // owned by the callback, so dropped with it
             if done.load(Ordering::SeqCst) || silent.load(Ordering::SeqCst) {
                 done.store(true, Ordering::SeqCst);
                 return;

@@ -1,7 +1,9 @@
-//! The session's own unit tests: the dead-search fallback, the CECP hooks, the hard cap.
+//! The session's own unit tests: the dead-search fallback, the CECP hooks, the end-of-search
+//! wake-up.
 
 use super::*;
 use std::io::Write;
+use std::sync::mpsc::channel;
 
 /// An output that keeps what was written.
 #[derive(Clone, Default)]
@@ -17,28 +19,39 @@ impl Write for Capture {
     }
 }
 
+/// A UCI session writing into `cap`, and the channel its loop would read.
+fn session(cap: &Capture) -> (Session, Receiver<Event>) {
+    let (wake, rx) = channel();
+    (Session::new(Arc::new(super::super::uci::Uci::default()), Output::new(cap.clone()), wake), rx)
+}
+
+/// A "search" with no thread behind it; `ended` and `done` as given.
+fn running(root: &[Move], ended: bool, done: bool) -> Running {
+    Running {
+        pos: Position::startpos(),
+        root: root.to_vec(),
+        pondering: false,
+        stop_sent: false,
+        done: Arc::new(AtomicBool::new(done)),
+        silent: Arc::default(),
+        ended: Arc::new(AtomicBool::new(ended)),
+    }
+}
+
 #[test]
 fn a_search_that_died_silently_still_gets_a_move() {
     let cap = Capture::default();
-    let mut s = Session::new(Arc::new(super::super::uci::Uci::default()), Output::new(cap.clone()));
-    let pos = Position::startpos();
-    let root = pos.legal_moves().to_vec();
-    let done = Arc::new(AtomicBool::new(false));
-    // A "search" with no thread behind it, as if its thread had panicked.
-    s.search = Some(Running {
-        pos,
-        root: root.clone(),
-        dead_polls: 0,
-        limits: Limits::default(),
-        pondering: false,
-        deadline: None,
-        stop_sent: false,
-        done: done.clone(),
-        silent: Arc::default(),
-    });
-    s.check_alive();
-    assert!(cap.0.lock().unwrap().is_empty(), "one poll is not enough");
-    s.check_alive();
+    let (mut s, _rx) = session(&cap);
+    let root = Position::startpos().legal_moves().to_vec();
+    // Still running: nothing to do.
+    s.search = Some(running(&root, false, false));
+    s.check_ended();
+    assert!(cap.0.lock().unwrap().is_empty() && s.search.is_some());
+    // Ended (as if its thread had panicked) without a move: the session announces one.
+    let r = running(&root, true, false);
+    let done = r.done.clone();
+    s.search = Some(r);
+    s.check_ended();
     let text = String::from_utf8(cap.0.lock().unwrap().clone()).unwrap();
     assert_eq!(
         text,
@@ -46,19 +59,9 @@ fn a_search_that_died_silently_still_gets_a_move() {
     );
     assert!(s.search.is_none() && done.load(Ordering::SeqCst));
     // A search that did report is not announced twice.
-    let done = Arc::new(AtomicBool::new(true));
-    s.search = Some(Running {
-        pos: Position::startpos(),
-        root,
-        dead_polls: 0,
-        limits: Limits::default(),
-        pondering: false,
-        deadline: None,
-        stop_sent: true,
-        done,
-        silent: Arc::default(),
-    });
+    s.search = Some(running(&root, true, true));
     let before = cap.0.lock().unwrap().len();
+    s.check_ended();
     s.finish_search();
     assert_eq!(cap.0.lock().unwrap().len(), before);
 }
@@ -66,18 +69,14 @@ fn a_search_that_died_silently_still_gets_a_move() {
 #[test]
 fn cecp_hooks_return_each_announced_move_once() {
     let cap = Capture::default();
-    let mut s = Session::new(Arc::new(super::super::uci::Uci::default()), Output::new(cap.clone()));
+    let (mut s, rx) = session(&cap);
     let root = Position::startpos().legal_moves().to_vec();
-    // A real search, stopped: its move is announced and handed over exactly once.
+    // A real search, stopped: its end wakes the loop, and its move is handed over exactly once.
     s.go(Go { infinite: true, ..Go::default() }).unwrap();
     assert!(s.thinking() && s.take_finished().is_none());
     s.stop_search();
-    let d = loop {
-        if let Some(d) = s.take_finished() {
-            break d;
-        }
-        std::thread::sleep(Duration::from_millis(1));
-    };
+    assert_eq!(s.next_input(&rx), None, "the search's end wakes the loop");
+    let d = s.take_finished().expect("the move");
     assert!(d.best.is_some_and(|m| root.contains(&m)));
     assert!(s.take_finished().is_none() && !s.thinking());
     // An abandoned search reports nothing and hands nothing over.
@@ -87,17 +86,17 @@ fn cecp_hooks_return_each_announced_move_once() {
     assert!(s.take_finished().is_none() && !s.thinking());
     let after = String::from_utf8(cap.0.lock().unwrap()[before..].to_vec()).unwrap();
     assert!(!after.contains("bestmove"), "{after}");
+    // Its end still comes through (late wake-ups are harmless).
+    assert_eq!(rx.recv().ok(), Some(Event::SearchEnded));
 }
 
 #[test]
-fn hard_limits() {
-    let mut l = Limits { time_ms: Some(10_000), move_overhead_ms: 30, ..Default::default() };
-    assert_eq!(hard_limit_ms(&l), Some(4985));
-    l.movestogo = Some(1);
-    assert_eq!(hard_limit_ms(&l), Some(8973));
-    l.movetime_ms = Some(100);
-    assert_eq!(hard_limit_ms(&l), Some(100));
-    l.time_ms = Some(10);
-    assert_eq!(hard_limit_ms(&l), Some(0));
-    assert_eq!(hard_limit_ms(&Limits::default()), None);
+fn the_debug_line_shows_the_searchs_own_hard_limit() {
+    let cap = Capture::default();
+    let (s, _rx) = session(&cap);
+    let l = Limits { time_ms: Some(60_000), inc_ms: 1000, move_overhead_ms: 30, ..Default::default() };
+    let hard = s.engine.hard_limit_ms(&l).expect("a clock has a hard limit");
+    assert!(hard < 60_000 - 30);
+    assert!(s.debug_go(44, &l).contains(&format!("hard cap {hard} ms")), "{}", s.debug_go(44, &l));
+    assert!(!s.debug_go(44, &Limits { depth: Some(8), ..Default::default() }).contains("hard cap"));
 }

@@ -22,15 +22,11 @@ pub use command::normalize_fen;
 pub use replies::{cecp_score, Xboard, MATE_SCORE};
 
 use super::session::drive;
-use super::{Input, Output};
-use std::sync::mpsc::Receiver;
-use std::time::Duration;
+use super::{Event, Output};
+use std::sync::mpsc::{Receiver, Sender};
 
-/// How often the loop looks for a finished search while one runs (CECP plays the move itself,
-/// so it must see the search end promptly).
-pub const POLL: Duration = Duration::from_millis(2);
-
-/// Runs a CECP session until `quit` or end of input (the `xboard` command already read).
-pub fn run(rx: &Receiver<Input>, out: Output) {
-    drive(&mut state::Cecp::new(out), rx);
+/// Runs a CECP session until `quit` or end of input (the `xboard` command already read); it
+/// plays its move as soon as the search's end comes through `rx`.
+pub fn run(wake: Sender<Event>, rx: &Receiver<Event>, out: Output) {
+    drive(&mut state::Cecp::new(out, wake), rx);
 }

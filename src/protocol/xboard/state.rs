@@ -4,16 +4,15 @@
 
 use super::super::command::{Command, Go};
 use super::super::session::{Driver, Flow, Session};
-use super::super::{Output, Replies};
+use super::super::{Event, Output, Replies};
 use super::claims::{claim, claimable};
 use super::clock::Clock;
 use super::command::{parse, Cmd};
 use super::replies::{illegal_move, refusal, Xboard};
-use super::POLL;
 use crate::board::{Color, Move, Position};
 use crate::rules::Game;
+use std::sync::mpsc::Sender;
 use std::sync::Arc;
-use std::time::Duration;
 
 /// The CECP session state on top of the shared [`Session`].
 pub struct Cecp {
@@ -40,10 +39,6 @@ impl Driver for Cecp {
         &mut self.s
     }
 
-    fn poll(&self) -> Duration {
-        POLL
-    }
-
     /// Plays the move of a search that has just finished.
     fn settle(&mut self) {
         self.collect();
@@ -66,11 +61,12 @@ impl Driver for Cecp {
 }
 
 impl Cecp {
-    /// A session at the start position; the engine plays Black.
-    pub fn new(out: Output) -> Cecp {
+    /// A session at the start position; the engine plays Black. `wake` sends into the
+    /// channel the loop reads.
+    pub fn new(out: Output, wake: Sender<Event>) -> Cecp {
         let x = Arc::new(Xboard::default());
         Cecp {
-            s: Session::new(x.clone(), out),
+            s: Session::new(x.clone(), out, wake),
             x,
             force: false,
             engine_side: Color::Black,
