@@ -46,9 +46,10 @@ options (--name VALUE or --name=VALUE):
 
 You type moves in ICCS (h2e2), WXF (C2=5) or Chinese (炮二平五) at the prompt under the
 board, or a command: undo (takes back the engine's reply and your move), hint, draw (the
-engine accepts when its score is +0.20 or less), resign, flip, save FILE, help, quit. Every end of game is announced with the rule
-that ended it (checkmate, stalemate, perpetual check or chase, repetition, the 60-move rule,
-insufficient material), as 'chuhe judge' rules it.
+engine accepts when its score is +0.20 or less), resign, flip, save FILE, help, quit.
+Every end of game is announced with the rule that ended it (checkmate, stalemate, perpetual
+check or chase, repetition, the 60-move rule, insufficient material), as 'chuhe judge'
+rules it.
 
 examples:
   chuhe play
