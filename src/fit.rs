@@ -191,6 +191,10 @@ pub fn in_parts_with<S: Sync, W: Send>(items: &[S], state: &mut [W], f: impl Fn(
 pub fn calibration_report(by_score: &[[u64; 3]]) -> String {
     use crate::datagen::stats::{bin_score, CALIBRATION_STEP};
     use std::fmt::Write;
+    let mut out = String::new();
+    if by_score.iter().all(|n| n.iter().all(|&c| c == 0)) {
+        return out;
+    }
     let centre = |i: usize| f64::from(bin_score(i)) + f64::from(CALIBRATION_STEP) / 2.0;
     let k = fit_k(|k: f64| {
         let mut loss = 0.0;
@@ -200,10 +204,6 @@ pub fn calibration_report(by_score: &[[u64; 3]]) -> String {
         }
         loss
     });
-    let mut out = String::new();
-    if by_score.iter().all(|n| n.iter().all(|&c| c == 0)) {
-        return out;
-    }
     let _ = writeln!(out, "calibration (quiet positions, side to move's view; K {k:.1} fitted to them):");
     let _ = writeln!(out, "  score (cp)  positions   wins  draws losses  mean result  sigmoid(score/K)");
     for pawns in 0..=5 {

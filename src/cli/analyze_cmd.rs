@@ -2,7 +2,7 @@
 //! written as annotated PGN, drawn as an evaluation graph and as diagrams of the mistakes.
 
 use super::args::Args;
-use super::user_moves::{game_notation, read_pgn_file, write_move, Notation};
+use super::user_moves::{write_move, Notation};
 use crate::analysis::{analyse, annotate, Analysis};
 use crate::board::{Color, Move, Position};
 use crate::matches::pgn::{read_games, PgnGame};
@@ -57,7 +57,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
     let a = Args::parse(rest, &valued, &[])?;
     let limits = limits(&a)?;
     let graph = a.value("graph").map(|g| Format::of(g).map(|f| (g, f))).transpose()?;
-    let games = read_games(&read_pgn_file(path)?);
+    let games = read_games(&crate::matches::pgn::read_file(path)?);
     let n = a.number("game", 1, u64::from(u32::MAX), Some(1))? as usize;
     let game = games.get(n - 1).ok_or_else(|| match games.len() {
         0 => format!("{path}: no games"),
@@ -70,7 +70,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
         eprintln!("note: {note}");
     }
     let analysis = with_progress(moves.len() + 1, |tick| analyse(&mut engine, &start, &moves, &limits, tick));
-    let notation = game_notation(game);
+    let notation = game.notation();
     print_table(&start, &moves, &analysis, notation);
     if let Some(out) = a.value("out") {
         let annotator = format!("Chuhe {}, {}", env!("CARGO_PKG_VERSION"), limits_text(&limits));

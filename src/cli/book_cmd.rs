@@ -5,7 +5,7 @@ use super::args::{take_list, Args};
 use crate::board::Position;
 use crate::book::build::{build, GameLine, Limits};
 use crate::book::{eleeye, native, total_weight, Book, Format};
-use crate::matches::pgn::{decode, read_games};
+use crate::matches::pgn::{read_file, read_games};
 use crate::notation::parse_moves;
 
 /// One line for `chuhe --help`.
@@ -75,8 +75,7 @@ fn run_build(args: &[String]) -> Result<(), String> {
     };
     let mut games = Vec::new();
     for f in &files {
-        let bytes = std::fs::read(f).map_err(|e| format!("cannot read '{f}': {e}"))?;
-        let pgn = read_games(&decode(&bytes));
+        let pgn = read_games(&read_file(f)?);
         if pgn.is_empty() {
             return Err(format!("{f}: no PGN games"));
         }

@@ -5,7 +5,7 @@
 use super::Args;
 use crate::board::{Move, Position};
 use crate::lines::content_lines;
-use crate::matches::pgn::{decode, read_games, PgnGame};
+use crate::matches::pgn::{decode, read_file, read_games, PgnGame};
 use crate::notation;
 use crate::rules::{json_string, Game, GameResult, Verdict};
 
@@ -190,16 +190,14 @@ pub fn run(args: &[String]) -> Result<(), String> {
             if a.value("fen").is_some() || a.value("moves").is_some() {
                 return Err("--file cannot be combined with --fen or --moves".to_string());
             }
-            let bytes = if path == "-" {
+            if path == "-" {
                 let mut buf = Vec::new();
                 std::io::Read::read_to_end(&mut std::io::stdin(), &mut buf)
                     .map_err(|e| format!("cannot read stdin: {e}"))?;
-                buf
+                parse_file("stdin", &decode(&buf))?
             } else {
-                std::fs::read(path).map_err(|e| format!("cannot read '{path}': {e}"))?
-            };
-            let name = if path == "-" { "stdin" } else { path };
-            parse_file(name, &decode(&bytes))?
+                parse_file(path, &read_file(path)?)?
+            }
         }
         None => {
             let start = a.position()?;

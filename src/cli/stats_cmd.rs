@@ -2,7 +2,7 @@
 //! runner's summary over PGN files (the shards of one match, or another xiangqi tool's games).
 
 use super::match_cmd::parse_sprt;
-use crate::matches::pgn::{decode, read_games};
+use crate::matches::pgn::{read_file, read_games};
 use crate::matches::scheduler::{rating_lines, score_line};
 use crate::matches::stats::{Sprt, Tally};
 
@@ -54,8 +54,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
     }
     let mut games = Vec::new();
     for f in &files {
-        let bytes = std::fs::read(f).map_err(|e| format!("cannot read '{f}': {e}"))?;
-        games.extend(read_games(&decode(&bytes)));
+        games.extend(read_games(&read_file(f)?));
     }
     let Some(opening) = games.first() else { return Err("no games in the PGN files".into()) };
     let a = first.unwrap_or_else(|| opening.red.clone());

@@ -1,14 +1,9 @@
-//! Where `diagram`, `analyze` and `play` read and write moves for people: any of the three
+//! Where `diagram` and `analyze` read and write moves for people: any of the three
 //! notations (`crate::notation`), checked against the position.
 
 use crate::board::{Move, Position};
-use crate::matches::pgn::{self, PgnGame};
+use crate::matches::pgn;
 pub use crate::notation::Notation;
-
-/// The notation of `game`'s moves: its `[Format]` tag's, else the one its moves are written in.
-pub fn game_notation(game: &PgnGame) -> Notation {
-    game.notation()
-}
 
 /// A move typed by a person in `pos` (ICCS, WXF or Chinese), checked for legality.
 pub fn read_move(pos: &Position, text: &str) -> Result<Move, String> {
@@ -21,12 +16,6 @@ pub fn write_move(pos: &Position, m: Move, notation: Notation) -> String {
         Notation::Iccs => pgn::iccs(m),
         _ => crate::notation::format_move(pos, m, notation),
     }
-}
-
-/// The text of a PGN file, UTF-8 or GBK.
-pub fn read_pgn_file(path: &str) -> Result<String, String> {
-    let bytes = std::fs::read(path).map_err(|e| format!("cannot read '{path}': {e}"))?;
-    Ok(pgn::decode(&bytes))
 }
 
 #[cfg(test)]

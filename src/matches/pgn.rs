@@ -193,6 +193,12 @@ pub fn decode(bytes: &[u8]) -> String {
     }
 }
 
+/// The text of the file at `path` (UTF-8 or GBK, as `decode`); the error names the file.
+pub fn read_file(path: &str) -> Result<String, String> {
+    let bytes = std::fs::read(path).map_err(|e| format!("cannot read '{path}': {e}"))?;
+    Ok(decode(&bytes))
+}
+
 /// A game read back from PGN text (this runner's or another xiangqi tool's).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PgnGame {
