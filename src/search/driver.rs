@@ -3,7 +3,7 @@
 //! that run it live in `pool.rs`.
 
 use super::correction::CorrectionHistory;
-use super::ordering::Heuristics;
+use super::ordering::{Exchange, Heuristics};
 use super::pool::{Control, Job};
 use super::pvs::Step;
 use super::strength::Strength;
@@ -40,6 +40,8 @@ pub(crate) struct Shared {
     pub pick_seed: u64,
     pub features: Features,
     pub params: SearchParams,
+    /// The exchange prices `params` sets.
+    pub exchange: Exchange,
     pub start: Instant,
     /// How a repetition loop is judged (the rules' `loop_verdict`; replaceable in tests).
     pub loop_verdict: LoopJudge,
@@ -589,6 +591,7 @@ pub(crate) fn run_search(
         pick_seed: settings.pick_seed,
         features: settings.features,
         params: settings.params,
+        exchange: Exchange::new(&settings.params),
         start: t0,
         loop_verdict: settings.loop_verdict,
         evaluator: settings.evaluator.clone(),

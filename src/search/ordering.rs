@@ -2,8 +2,8 @@
 //! exchange test, the ordering scores, and the quiet-move and capture histories (`Heuristics`)
 //! that `picker.rs` orders by.
 
+use super::params::SearchParams;
 use crate::board::{Move, PieceKind, Position};
-use crate::eval::piece_value;
 
 /// Capture-ordering value of each kind (king, advisor, elephant, horse, rook, cannon, pawn).
 const ORDER_VALUE: [i32; 7] = [50, 2, 2, 4, 9, 5, 1];
@@ -170,41 +170,57 @@ pub fn mvv_lva(pos: &Position, m: Move) -> i32 {
     victim * 64 - attacker
 }
 
-/// Material value (centipawns) of what `m` captures, for delta pruning.
-#[inline]
-pub fn captured_value(pos: &Position, m: Move) -> i32 {
-    pos.piece_at(m.to()).map_or(0, |p| match p.kind() {
-        PieceKind::King => 10_000,
-        k => piece_value(k),
-    })
+/// The prices the search's exchange tests use (the `see_*` search parameters).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Exchange {
+    /// Value of each kind (`PieceKind::index` order), the king priced so that it is never traded.
+    pub values: [i32; 7],
+    /// An exchange counts as losing only below this (negative).
+    pub losing: i32,
 }
 
-/// Exchange values of the kinds for static exchange evaluation: the evaluation's material,
-/// the king priced so that it is never traded.
-pub const SEE_VALUES: [i32; 7] = {
-    let mut v = [0; 7];
-    let mut i = 0;
-    while i < 7 {
-        v[i] = piece_value(PieceKind::ALL[i]);
-        i += 1;
+impl Exchange {
+    /// The prices `params` sets.
+    pub const fn new(params: &SearchParams) -> Exchange {
+        let mut values = [0; 7];
+        values[PieceKind::King.index()] = 10_000;
+        values[PieceKind::Advisor.index()] = params.see_advisor;
+        values[PieceKind::Elephant.index()] = params.see_elephant;
+        values[PieceKind::Horse.index()] = params.see_horse;
+        values[PieceKind::Rook.index()] = params.see_rook;
+        values[PieceKind::Cannon.index()] = params.see_cannon;
+        values[PieceKind::Pawn.index()] = params.see_pawn;
+        Exchange { values, losing: -params.see_losing }
     }
-    v[PieceKind::King.index()] = 10_000;
-    v
-};
 
-/// An exchange counts as losing only below this: trading near-equal pieces (a cannon for a
-/// horse, an elephant for an advisor) is play, not a blunder.
-pub const LOSING_EXCHANGE: i32 = -60;
+    /// Static exchange evaluation of `m` at these prices.
+    #[inline]
+    pub fn see(&self, pos: &Position, m: Move) -> i32 {
+        pos.see(m, &self.values)
+    }
 
-/// Whether capture `m` loses material by static exchange (a capture of a piece worth nearly
-/// as much as the capturer never does).
-#[inline]
-pub fn losing_capture(pos: &Position, m: Move) -> bool {
-    let (Some(attacker), Some(victim)) = (pos.piece_at(m.from()), pos.piece_at(m.to())) else {
-        return false;
-    };
-    SEE_VALUES[victim.kind().index()] - SEE_VALUES[attacker.kind().index()] < LOSING_EXCHANGE
-        && pos.see(m, &SEE_VALUES) < LOSING_EXCHANGE
+    /// The value of what `m` captures, for delta pruning (0 for a quiet move).
+    #[inline]
+    pub fn captured_value(&self, pos: &Position, m: Move) -> i32 {
+        pos.piece_at(m.to()).map_or(0, |p| self.values[p.kind().index()])
+    }
+
+    /// Whether capture `m` loses material by static exchange (a capture of a piece worth nearly
+    /// as much as the capturer never does).
+    #[inline]
+    pub fn losing_capture(&self, pos: &Position, m: Move) -> bool {
+        let (Some(attacker), Some(victim)) = (pos.piece_at(m.from()), pos.piece_at(m.to())) else {
+            return false;
+        };
+        self.values[victim.kind().index()] - self.values[attacker.kind().index()] < self.losing
+            && self.see(pos, m) < self.losing
+    }
+}
+
+impl Default for Exchange {
+    fn default() -> Self {
+        Exchange::new(&SearchParams::DEFAULT)
+    }
 }
 
 /// Whether an ordering score is a killer or the counter move.
@@ -221,13 +237,18 @@ mod tests {
         // Red rook e5 takes pawn e6, which Black's horse d8 defends (its leg d7 is empty);
         // the pawn on a5 is not defended.
         let pos = Position::from_fen("4k4/3n5/9/4p4/p3R4/9/9/9/9/3K5 w - - 0 1").unwrap();
-        assert!(losing_capture(&pos, Move::parse("e5e6").unwrap()));
-        assert!(!losing_capture(&pos, Move::parse("e5a5").unwrap()));
-        // A cannon for a defended horse is a near-equal trade (within LOSING_EXCHANGE), not a loss.
+        let ex = Exchange::default();
+        assert!(ex.losing_capture(&pos, Move::parse("e5e6").unwrap()));
+        assert!(!ex.losing_capture(&pos, Move::parse("e5a5").unwrap()));
+        // A cannon for a defended horse is a near-equal trade (within `see_losing`), not a loss.
         let pos = Position::from_fen("4k4/4r4/9/4n4/9/4P4/9/4C4/9/3K5 w - - 0 1").unwrap();
         let trade = Move::parse("e2e6").unwrap();
-        assert!(pos.see(trade, &SEE_VALUES) < 0 && pos.see(trade, &SEE_VALUES) > LOSING_EXCHANGE);
-        assert!(!losing_capture(&pos, trade));
+        assert!(ex.see(&pos, trade) < 0 && ex.see(&pos, trade) > ex.losing);
+        assert!(!ex.losing_capture(&pos, trade));
+        // Priced otherwise, the same trade is a loss.
+        let mut p = SearchParams::DEFAULT;
+        p.set("see_cannon", 1000).unwrap();
+        assert!(Exchange::new(&p).losing_capture(&pos, trade));
     }
 
     #[test]

@@ -201,6 +201,23 @@ search_params! {
         /// Quiescence skips a capture that cannot lift the score to alpha with this to spare.
         delta_margin = 150 in 0..=1000, step 15;
 
+        /// The exchange values (centipawns) that static exchange, delta pruning and ProbCut
+        /// price the pieces at (the king is never traded): the pawn, ...
+        see_pawn = 137 in 40..=400, step 8;
+        /// ... the advisor, ...
+        see_advisor = 232 in 80..=500, step 10;
+        /// ... the elephant, ...
+        see_elephant = 217 in 80..=500, step 10;
+        /// ... the horse, ...
+        see_horse = 714 in 300..=1200, step 25;
+        /// ... the cannon ...
+        see_cannon = 733 in 300..=1200, step 25;
+        /// ... and the rook.
+        see_rook = 1460 in 800..=2500, step 45;
+        /// A capture is put off as losing only when its exchange loses more than this (trading
+        /// near-equal pieces, a cannon for a horse, is play, not a blunder).
+        see_losing = 60 in 0..=300, step 6;
+
         /// With a clock and no moves-to-go, plan for this many moves.
         tm_moves_to_go = 30 in 10..=80, step 3;
         /// Share of the increment counted in the per-move target (percent).

@@ -10,7 +10,7 @@
 //! quiet checks or, in check, the other evasions in generation order. Every move is legal.
 
 use super::ordering::{
-    losing_capture, moving_piece, mvv_lva, Earlier, Heuristics, BAD_CAPTURE, CAPTURE, COUNTER, KILLER_1, KILLER_2,
+    moving_piece, mvv_lva, Earlier, Exchange, Heuristics, BAD_CAPTURE, CAPTURE, COUNTER, KILLER_1, KILLER_2,
     MVV_LVA_WEIGHT,
 };
 use crate::board::{Move, MoveList, Position, MAX_MOVES};
@@ -54,6 +54,8 @@ pub struct MovePicker {
     quiets: QuietMoves,
     /// Whether this is a quiescence picker (no exchange test, no history).
     quiescence: bool,
+    /// The prices of the exchange test that puts losing captures last.
+    exchange: Exchange,
     moves: MoveList,
     scores: ArrayVec<i32, MAX_MOVES>,
     /// Quiet moves as `score << 16 | move`, best first.
@@ -76,7 +78,7 @@ pub enum QuietMoves {
 
 impl MovePicker {
     /// The picker of a full-width node at `ply`; `tt_move` was tried already and is skipped.
-    pub fn new(tt_move: Move, heur: &Heuristics, ply: usize, earlier: [Earlier; 2]) -> MovePicker {
+    pub fn new(tt_move: Move, heur: &Heuristics, ply: usize, earlier: [Earlier; 2], exchange: Exchange) -> MovePicker {
         let killers = heur.killers[ply];
         let counter = earlier[0].map_or(Move::NULL, |(pp, pm)| heur.counter[pp][pm.to().index()]);
         MovePicker {
@@ -86,6 +88,7 @@ impl MovePicker {
             earlier,
             quiets: QuietMoves::All,
             quiescence: false,
+            exchange,
             moves: MoveList::new(),
             scores: ArrayVec::new(),
             quiet_keys: ArrayVec::new(),
@@ -105,6 +108,7 @@ impl MovePicker {
             earlier: [None, None],
             quiets,
             quiescence: true,
+            exchange: Exchange::default(),
             moves: MoveList::new(),
             scores: ArrayVec::new(),
             quiet_keys: ArrayVec::new(),
@@ -168,7 +172,7 @@ impl MovePicker {
                 }
                 Stage::Captures => match self.pick_best() {
                     Some((m, _)) if m == self.tt_move => {}
-                    Some((m, s)) if !self.quiescence && losing_capture(pos, m) => self.bad.push((m, BAD_CAPTURE + s)),
+                    Some((m, s)) if !self.quiescence && self.exchange.losing_capture(pos, m) => self.bad.push((m, BAD_CAPTURE + s)),
                     Some((m, s)) => return Some((m, CAPTURE + s)),
                     None => {
                         self.moves.clear();
@@ -253,7 +257,7 @@ mod tests {
         let mut heur = Heuristics::new(8);
         let quiet = Move::parse("b2b3").unwrap();
         heur.killers[0] = [quiet, Move::parse("e5e4").unwrap()];
-        let order = all(MovePicker::new(Move::NULL, &heur, 0, [None, None]), &pos, &heur);
+        let order = all(MovePicker::new(Move::NULL, &heur, 0, [None, None], Exchange::default()), &pos, &heur);
         let at = |m: &str| order.iter().position(|&x| x == Move::parse(m).unwrap()).unwrap();
         assert_eq!(order[0], Move::parse("e5a5").unwrap(), "{order:?}");
         assert_eq!((at("b2b3"), at("e5e4")), (1, 2), "killers after the good captures: {order:?}");
@@ -265,7 +269,7 @@ mod tests {
         assert_eq!(sorted, legal, "each legal move once");
         // The table's move is skipped: it was tried before the picker.
         let tt = Move::parse("e5a5").unwrap();
-        let without = all(MovePicker::new(tt, &heur, 0, [None, None]), &pos, &heur);
+        let without = all(MovePicker::new(tt, &heur, 0, [None, None], Exchange::default()), &pos, &heur);
         assert_eq!(without.len(), legal.len() - 1);
         assert!(!without.contains(&tt));
     }
@@ -276,7 +280,7 @@ mod tests {
         let pos = Position::from_fen("3akab2/9/9/n7n/R7R/9/9/9/9/3K5 w - - 0 1").unwrap();
         let (left, right) = (Move::parse("a5a6").unwrap(), Move::parse("i5i6").unwrap());
         let first =
-            |heur: &Heuristics| all(MovePicker::new(Move::NULL, heur, 0, [None, None]), &pos, heur)[..2].to_vec();
+            |heur: &Heuristics| all(MovePicker::new(Move::NULL, heur, 0, [None, None], Exchange::default()), &pos, heur)[..2].to_vec();
         let mut heur = Heuristics::new(4);
         heur.update_capture(&pos, right, 4000);
         heur.update_capture(&pos, left, -4000);
@@ -292,7 +296,7 @@ mod tests {
             heur.update_capture(&pos, pawn, 16000);
             heur.update_capture(&pos, rook, -16000);
         }
-        assert_eq!(all(MovePicker::new(Move::NULL, &heur, 0, [None, None]), &pos, &heur)[0], rook);
+        assert_eq!(all(MovePicker::new(Move::NULL, &heur, 0, [None, None], Exchange::default()), &pos, &heur)[0], rook);
     }
 
     #[test]
@@ -301,7 +305,7 @@ mod tests {
         random_games(29, 40, 120, |pos, moves, _, ply| {
             let tt = moves[ply % moves.len()];
             let mut want: Vec<Move> = moves.iter().copied().filter(|&m| m != tt).collect();
-            let mut got = all(MovePicker::new(tt, &heur, 0, [None, None]), pos, &heur);
+            let mut got = all(MovePicker::new(tt, &heur, 0, [None, None], Exchange::default()), pos, &heur);
             want.sort();
             got.sort();
             assert_eq!(got, want, "{pos:?}");

@@ -3,7 +3,7 @@
 //! reverse futility, null move, check extension, late-move reductions and pruning.
 
 use super::driver::{Frame, Worker};
-use super::ordering::{is_refutation, moving_piece, SEE_VALUES};
+use super::ordering::{is_refutation, moving_piece};
 use super::picker::{MovePicker, QuietMoves};
 use super::tt::TtEntry;
 use super::{Bound, INF, MATE, MAX_PLY, RULE_BOUND, RULE_WIN};
@@ -316,7 +316,7 @@ impl Worker<'_> {
         });
         // The table's move is tried before any generation: it often cuts at once.
         let mut tt_move_first = !tt_move.is_null() && self.pos.is_legal(tt_move);
-        let mut picker = MovePicker::new(tt_move, &self.heur, ply, earlier);
+        let mut picker = MovePicker::new(tt_move, &self.heur, ply, earlier, self.shared.exchange);
         // Legal moves seen (the excluded one too): none means checkmate or stalemate.
         let mut legal = tt_move_first as usize;
         let mut best = -INF;
@@ -358,7 +358,7 @@ impl Worker<'_> {
             // Near the leaves, a move that loses material by exchange is skipped.
             if features.see_pruning && !in_check && best > -RULE_WIN / 2 && move_count > 1 && depth <= p.see_max_depth {
                 let margin = if capture { -p.see_capture_margin * depth * depth } else { -p.see_quiet_margin * depth };
-                if self.pos.see(m, &SEE_VALUES) < margin && (capture || !self.pos.gives_check(m)) {
+                if self.shared.exchange.see(&self.pos, m) < margin && (capture || !self.pos.gives_check(m)) {
                     continue;
                 }
             }
@@ -449,7 +449,7 @@ impl Worker<'_> {
         let pc_beta = beta + p.probcut_margin;
         let mut picker = MovePicker::quiescence(Move::NULL, QuietMoves::None);
         while let Some((m, _)) = picker.next(&self.pos, &self.heur) {
-            if self.pos.see(m, &SEE_VALUES) < pc_beta - eval {
+            if self.shared.exchange.see(&self.pos, m) < pc_beta - eval {
                 continue;
             }
             let piece = moving_piece(&self.pos, m);

@@ -3,7 +3,6 @@
 //! horizon are seen).
 
 use super::driver::Worker;
-use super::ordering::{captured_value, losing_capture};
 use super::picker::{MovePicker, QuietMoves};
 use super::{Bound, INF, MATE, MAX_PLY};
 use crate::board::Move;
@@ -64,8 +63,8 @@ impl Worker<'_> {
             // Hopeless or losing captures are skipped; quiet checks never are.
             if !in_check
                 && self.pos.is_capture(m)
-                && (stand_pat + captured_value(&self.pos, m) + delta_margin <= alpha
-                    || (self.shared.features.losing_capture_pruning && losing_capture(&self.pos, m)))
+                && (stand_pat + self.shared.exchange.captured_value(&self.pos, m) + delta_margin <= alpha
+                    || (self.shared.features.losing_capture_pruning && self.shared.exchange.losing_capture(&self.pos, m)))
             {
                 continue;
             }
