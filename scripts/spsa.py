@@ -10,9 +10,12 @@ r_k * c_k * (wins - losses) * delta, r_k = a_k / c_k^2.
     scripts/spsa.py --engine target/release/chuhe --params rfp_margin,fp_base,lmr_div_pct \
         --iterations 200 --pairs 8 --tc 5+0.05 --openings ../shared/openings/balanced.txt
 
-The parameters' ranges and defaults come from `chuhe params`. Every iteration is appended to
-the log (CSV: iteration, W, L, D, then each value); the last line printed is the result as
-`option.NAME=V` words for `chuhe match`, to be proven by an SPRT against the defaults.
+The parameters' ranges, defaults and steps come from `chuhe params` (c ends at each one's
+declared step). Every iteration is appended to the log (first the run's settings, then CSV:
+iteration, W, L, D, each value), which is also the run's state: started again with the same
+settings, a run resumes after its last whole iteration and goes on exactly as it would have.
+The last line printed is the result as `option.NAME=V` words for `chuhe match`, to be proven
+by an SPRT against the defaults.
 Standard library only.
 """
 
@@ -24,14 +27,14 @@ import sys
 
 
 def read_params(engine):
-    """name -> (default, min, max) for every integer parameter `chuhe params` lists
+    """name -> (default, min, max, step) for every integer parameter `chuhe params` lists
     (OpenBench's SPSA input: name, int, default, min, max, step, rate)."""
     out = subprocess.run([engine, "params"], capture_output=True, text=True, check=True).stdout
     specs = {}
     for line in out.splitlines():
         fields = [f.strip() for f in line.split(",")]
-        if len(fields) in (5, 7) and fields[1] == "int":
-            specs[fields[0]] = tuple(int(v) for v in fields[2:5])
+        if len(fields) == 7 and fields[1] == "int":
+            specs[fields[0]] = tuple(int(v) for v in fields[2:6])
     return specs
 
 
@@ -57,6 +60,33 @@ def play(args, plus, minus, seed):
     return tuple(int(v) for v in found[-1])
 
 
+def config_line(args, names):
+    """The run's identity, the log's first line: a resumed run must match it."""
+    limit = f"nodes={args.nodes}" if args.nodes else f"tc={args.tc}"
+    return (f"# spsa params={','.join(names)} iterations={args.iterations} pairs={args.pairs} "
+            f"{limit} seed={args.seed} c-scale={args.c_scale} r-end={args.r_end} a-ratio={args.a_ratio}")
+
+
+def resume(path, config, names):
+    """(iterations done, theta) from an earlier run's log at `path`, or (0, None) if none."""
+    try:
+        with open(path) as f:
+            lines = [line.rstrip("\n") for line in f if line.strip()]
+    except FileNotFoundError:
+        return 0, None
+    if not lines:
+        return 0, None
+    if lines[0] != config:
+        sys.exit(f"spsa: {path} holds another run ({lines[0]!r}); give a new --log or the same settings")
+    rows = [r.split(",") for r in lines[2:]]
+    if not rows:
+        return 0, None
+    last = rows[-1]
+    if len(last) != 4 + len(names) or int(last[0]) != len(rows):
+        sys.exit(f"spsa: {path}: the last line is not a whole iteration: {','.join(last)!r}")
+    return len(rows), {n: float(v) for n, v in zip(names, last[4:])}
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--engine", default="target/release/chuhe")
@@ -68,12 +98,13 @@ def main():
     ap.add_argument("--openings", default="")
     ap.add_argument("--concurrency", type=int, default=2)
     ap.add_argument("--hash", type=int, default=16)
-    ap.add_argument("--c-frac", type=float, default=0.05, help="c as a share of each parameter's range")
+    ap.add_argument("--c-scale", type=float, default=1.0,
+                    help="c at the last iteration, in units of each parameter's declared step")
     ap.add_argument("--a-ratio", type=float, default=0.1, help="A as a share of the iterations")
     # fishtest uses 0.002 over tens of thousands of games; a few thousand need bigger steps.
     ap.add_argument("--r-end", type=float, default=0.02, help="r_k at the last iteration")
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--log", default="spsa.csv")
+    ap.add_argument("--log", default="spsa.csv", help="the run's state: an existing log is resumed")
     args = ap.parse_args()
 
     specs = read_params(args.engine)
@@ -82,9 +113,13 @@ def main():
     if unknown:
         sys.exit(f"spsa: not a search parameter: {', '.join(unknown)} (see `chuhe params`)")
 
-    rng = random.Random(args.seed)
-    theta = {n: float(specs[n][0]) for n in names}
-    c_end = {n: max(1.0, args.c_frac * (specs[n][2] - specs[n][1])) for n in names}
+    config = config_line(args, names)
+    done, theta = resume(args.log, config, names)
+    if theta is None:
+        theta = {n: float(specs[n][0]) for n in names}
+    if done:
+        print(f"spsa: resuming {args.log} after iteration {done}", flush=True)
+    c_end = {n: max(1.0, args.c_scale * specs[n][3]) for n in names}
     big_a = args.a_ratio * args.iterations
     alpha, gamma = 0.602, 0.101
     n_iter = args.iterations
@@ -94,8 +129,12 @@ def main():
     a0 = {n: a_end[n] * (big_a + n_iter) ** alpha for n in names}
 
     with open(args.log, "a") as log:
-        log.write("iteration,W,L,D," + ",".join(names) + "\n")
-        for k in range(n_iter):
+        if log.tell() == 0:
+            log.write(config + "\n")
+            log.write("iteration,W,L,D," + ",".join(names) + "\n")
+        for k in range(done, n_iter):
+            # Each iteration's draws have their own seed, so a resumed run goes on as it would have.
+            rng = random.Random(args.seed * 1_000_003 + k)
             plus, minus, delta, ck = {}, {}, {}, {}
             for n in names:
                 lo, hi = specs[n][1], specs[n][2]
@@ -109,9 +148,10 @@ def main():
                 rk = ak / ck[n] ** 2
                 theta[n] += rk * ck[n] * (w - l) * delta[n]
                 theta[n] = min(specs[n][2], max(specs[n][1], theta[n]))
-            log.write(f"{k + 1},{w},{l},{d}," + ",".join(f"{theta[n]:.2f}" for n in names) + "\n")
+            log.write(f"{k + 1},{w},{l},{d}," + ",".join(f"{theta[n]:.4f}" for n in names) + "\n")
             log.flush()
-            print(f"iteration {k + 1}/{n_iter}: {w}-{l}-{d}  " + " ".join(f"{n}={theta[n]:.1f}" for n in names))
+            print(f"iteration {k + 1}/{n_iter}: {w}-{l}-{d}  " + " ".join(f"{n}={theta[n]:.1f}" for n in names),
+                  flush=True)
     print(" ".join(f"option.{n}={int(round(theta[n]))}" for n in names))
 
 

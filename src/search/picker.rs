@@ -172,7 +172,9 @@ impl MovePicker {
                 }
                 Stage::Captures => match self.pick_best() {
                     Some((m, _)) if m == self.tt_move => {}
-                    Some((m, s)) if !self.quiescence && self.exchange.losing_capture(pos, m) => self.bad.push((m, BAD_CAPTURE + s)),
+                    Some((m, s)) if !self.quiescence && self.exchange.losing_capture(pos, m) => {
+                        self.bad.push((m, BAD_CAPTURE + s))
+                    }
                     Some((m, s)) => return Some((m, CAPTURE + s)),
                     None => {
                         self.moves.clear();
@@ -279,8 +281,9 @@ mod tests {
         // Red's rooks can each take a black horse: alike by victim and attacker.
         let pos = Position::from_fen("3akab2/9/9/n7n/R7R/9/9/9/9/3K5 w - - 0 1").unwrap();
         let (left, right) = (Move::parse("a5a6").unwrap(), Move::parse("i5i6").unwrap());
-        let first =
-            |heur: &Heuristics| all(MovePicker::new(Move::NULL, heur, 0, [None, None], Exchange::default()), &pos, heur)[..2].to_vec();
+        let first = |heur: &Heuristics| {
+            all(MovePicker::new(Move::NULL, heur, 0, [None, None], Exchange::default()), &pos, heur)[..2].to_vec()
+        };
         let mut heur = Heuristics::new(4);
         heur.update_capture(&pos, right, 4000);
         heur.update_capture(&pos, left, -4000);

@@ -64,7 +64,8 @@ impl Worker<'_> {
             if !in_check
                 && self.pos.is_capture(m)
                 && (stand_pat + self.shared.exchange.captured_value(&self.pos, m) + delta_margin <= alpha
-                    || (self.shared.features.losing_capture_pruning && self.shared.exchange.losing_capture(&self.pos, m)))
+                    || (self.shared.features.losing_capture_pruning
+                        && self.shared.exchange.losing_capture(&self.pos, m)))
             {
                 continue;
             }
