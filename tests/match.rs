@@ -263,14 +263,20 @@ fn chuhe_plays_itself_at_fixed_nodes() {
     args.extend(words("-draw movenumber=30 movecount=4 score=20 -resign movecount=4 score=600"));
     let (ok, out) = run_match(&args, HANG);
     assert!(ok, "{out}");
+    assert_clean_games(&out, 2);
+    assert!(out.contains("Score of ucci vs uci: "), "{out}");
+}
+
+/// Asserts that `out` has `n` finished games, none lost by an illegal or missing move, a
+/// crash, a stall or on time.
+fn assert_clean_games(out: &str, n: usize) {
     let finished: Vec<&str> = out.lines().filter(|l| l.starts_with("Finished game")).collect();
-    assert_eq!(finished.len(), 2, "{out}");
+    assert_eq!(finished.len(), n, "{out}");
     for line in finished {
         for bad in ["illegal", "disconnects", "stalls", "on time", "makes no move"] {
             assert!(!line.contains(bad), "{line}");
         }
     }
-    assert!(out.contains("Score of ucci vs uci: "), "{out}");
 }
 
 /// `chuhe stats` on `files` with `more` flags; its stdout.
@@ -507,13 +513,7 @@ fn xboard_engines_play_ucci_engines() {
         "{out}"
     );
     assert_eq!(warnings(&out), 1, "{out}");
-    let finished: Vec<&str> = out.lines().filter(|l| l.starts_with("Finished game")).collect();
-    assert_eq!(finished.len(), 2, "{out}");
-    for line in finished {
-        for bad in ["illegal", "disconnects", "stalls", "on time", "makes no move"] {
-            assert!(!line.contains(bad), "{line}");
-        }
-    }
+    assert_clean_games(&out, 2);
     // Both engines' thinking is in the comments (depth 2).
     let text = std::fs::read_to_string(&pgn).unwrap();
     assert!(text.matches("/2 ").count() > 10, "{text}");
@@ -590,13 +590,7 @@ fn ranks_from_one_are_detected_or_set_and_translated() {
     )));
     args.extend(words("-draw movenumber=30 movecount=4 score=30 -resign movecount=3 score=500"));
     let out = match_ok(&args);
-    let finished: Vec<&str> = out.lines().filter(|l| l.starts_with("Finished game")).collect();
-    assert_eq!(finished.len(), 2, "{out}");
-    for line in finished {
-        for bad in ["illegal", "disconnects", "stalls", "on time", "makes no move"] {
-            assert!(!line.contains(bad), "{line}");
-        }
-    }
+    assert_clean_games(&out, 2);
     assert!(out.contains("Note: F1 numbers ranks 1-10 (it calls e0e1 'e1e2'); its moves are translated"), "{out}");
     assert!(!out.contains("Note: F2"), "{out}");
     let text = std::fs::read_to_string(&log).unwrap();
@@ -780,13 +774,7 @@ fn chuhe_ponders_against_itself() {
     args.extend(words("-draw movenumber=25 movecount=4 score=30 -resign movecount=3 score=600"));
     args.extend(words(&format!("-debug file={}", log.display())));
     let out = match_ok(&args);
-    let finished: Vec<&str> = out.lines().filter(|l| l.starts_with("Finished game")).collect();
-    assert_eq!(finished.len(), 2, "{out}");
-    for line in finished {
-        for bad in ["illegal", "disconnects", "stalls", "on time", "makes no move"] {
-            assert!(!line.contains(bad), "{line}");
-        }
-    }
+    assert_clean_games(&out, 2);
     let log = std::fs::read_to_string(&log).unwrap();
     for name in ["P", "Q"] {
         let lines = traffic(&log, name);
