@@ -263,14 +263,20 @@ fn chuhe_plays_itself_at_fixed_nodes() {
     args.extend(words("-draw movenumber=30 movecount=4 score=20 -resign movecount=4 score=600"));
     let (ok, out) = run_match(&args, HANG);
     assert!(ok, "{out}");
+    assert_clean_games(&out, 2);
+    assert!(out.contains("Score of ucci vs uci: "), "{out}");
+}
+
+/// Asserts that `out` has `n` finished games, none lost by an illegal or missing move, a
+/// crash, a stall or on time.
+fn assert_clean_games(out: &str, n: usize) {
     let finished: Vec<&str> = out.lines().filter(|l| l.starts_with("Finished game")).collect();
-    assert_eq!(finished.len(), 2, "{out}");
+    assert_eq!(finished.len(), n, "{out}");
     for line in finished {
         for bad in ["illegal", "disconnects", "stalls", "on time", "makes no move"] {
             assert!(!line.contains(bad), "{line}");
         }
     }
-    assert!(out.contains("Score of ucci vs uci: "), "{out}");
 }
 
 /// `chuhe stats` on `files` with `more` flags; its stdout.
@@ -507,13 +513,7 @@ fn xboard_engines_play_ucci_engines() {
         "{out}"
     );
     assert_eq!(warnings(&out), 1, "{out}");
-    let finished: Vec<&str> = out.lines().filter(|l| l.starts_with("Finished game")).collect();
-    assert_eq!(finished.len(), 2, "{out}");
-    for line in finished {
-        for bad in ["illegal", "disconnects", "stalls", "on time", "makes no move"] {
-            assert!(!line.contains(bad), "{line}");
-        }
-    }
+    assert_clean_games(&out, 2);
     // Both engines' thinking is in the comments (depth 2).
     let text = std::fs::read_to_string(&pgn).unwrap();
     assert!(text.matches("/2 ").count() > 10, "{text}");
@@ -590,13 +590,7 @@ fn ranks_from_one_are_detected_or_set_and_translated() {
     )));
     args.extend(words("-draw movenumber=30 movecount=4 score=30 -resign movecount=3 score=500"));
     let out = match_ok(&args);
-    let finished: Vec<&str> = out.lines().filter(|l| l.starts_with("Finished game")).collect();
-    assert_eq!(finished.len(), 2, "{out}");
-    for line in finished {
-        for bad in ["illegal", "disconnects", "stalls", "on time", "makes no move"] {
-            assert!(!line.contains(bad), "{line}");
-        }
-    }
+    assert_clean_games(&out, 2);
     assert!(out.contains("Note: F1 numbers ranks 1-10 (it calls e0e1 'e1e2'); its moves are translated"), "{out}");
     assert!(!out.contains("Note: F2"), "{out}");
     let text = std::fs::read_to_string(&log).unwrap();
@@ -679,4 +673,150 @@ fn round_robin_plays_every_pair_and_ends_with_a_cross_table() {
     assert!(out.contains("\nFinished match\n"), "{out}");
     let text = std::fs::read_to_string(&pgn).unwrap();
     assert_eq!(text.matches("[Round \"1\"]").count(), 6, "{text}");
+}
+
+/// A match of fakes `a` and `b` (engine words from `fake_with`) from the start, logged with
+/// `-debug file=`: the output and the log.
+fn logged_match(tag: &str, a: Vec<String>, b: Vec<String>, more: &str) -> (String, String) {
+    let openings = temp("ponder-openings.txt", "startpos\n");
+    let log = temp(&format!("{tag}.log"), "");
+    let mut args = a;
+    args.extend(b);
+    args.extend(words(&format!("-openings file={} -debug file={} {more}", openings.display(), log.display())));
+    let out = match_ok(&args);
+    (out, std::fs::read_to_string(&log).unwrap())
+}
+
+/// The games of a match's output drawn by repetition.
+fn repetition_draws(out: &str) -> usize {
+    out.lines()
+        .filter(|l| l.starts_with("Finished game") && l.contains(": 1/2-1/2 {") && l.contains("repetition"))
+        .count()
+}
+
+/// The lines of `log` sent to (`< ...`) and read from (`> ...`) engine `name`.
+fn traffic<'a>(log: &'a str, name: &str) -> Vec<&'a str> {
+    let tag = format!(" {name} ");
+    log.lines().filter_map(|l| l.split_once(&tag).map(|(_, rest)| rest)).collect()
+}
+
+/// The lines `from` on, up to the next line that starts one of `ends`.
+fn until<'a>(lines: &[&'a str], from: usize, ends: &[&str]) -> Vec<&'a str> {
+    let end = (from + 1..lines.len()).find(|&i| ends.iter().any(|e| lines[i].starts_with(e))).unwrap_or(lines.len());
+    lines[from..=end.min(lines.len() - 1)].to_vec()
+}
+
+#[test]
+fn a_ponder_hit_gets_ponderhit_and_a_miss_stop_then_a_fresh_go() {
+    let ponderer = |proto, extra: &str| {
+        fake_with("A", proto, &format!("{} --ponder --options Ponder {extra}", script(SHUFFLE)), "ponder")
+    };
+    let more = "-each st=2 timemargin=5000 -games 2";
+    // Hits: A guesses the script's next move, which B plays. The strict fake exits on any
+    // command out of turn, so the games ending by the rules shows the order was right.
+    for proto in ["ucci", "uci"] {
+        let (out, log) = logged_match(proto, ponderer(proto, ""), fake_engine("B", &script(SHUFFLE)), more);
+        assert!(out.contains("Note: A ponders: both engines of a game then think at once"), "{out}");
+        assert_eq!(repetition_draws(&out), 2, "{out}");
+        let a = traffic(&log, "A");
+        let ponders: Vec<usize> = (0..a.len()).filter(|&i| a[i].starts_with("< go ponder ")).collect();
+        assert!(ponders.len() >= 4, "{log}");
+        // M and P on the position: A (Red) moved h0g2 and expects h9g7.
+        assert!(a[ponders[0] - 1].ends_with(" moves h0g2 h9g7"), "{log}");
+        let go = if proto == "uci" { "< go ponder movetime 2000" } else { "< go ponder time 2000 movestogo 1" };
+        assert_eq!(a[ponders[0]], go, "{log}");
+        for &i in &ponders {
+            let next = until(&a, i, &["< ponderhit", "< stop", "< go", "< position"]);
+            // A hit, or the game ended on B's move and the ponder search was stopped.
+            let last = *next.last().unwrap();
+            assert!(last == "< ponderhit" || last == "< stop", "{next:?}\n{log}");
+        }
+        assert!(a.iter().filter(|l| **l == "< ponderhit").count() >= 3, "{log}");
+        assert!(!traffic(&log, "B").iter().any(|l| l.starts_with("< go ponder") || *l == "< ponderhit"), "{log}");
+        let option = "< setoption name Ponder value true";
+        assert_eq!(a.contains(&option), proto == "uci", "{log}");
+    }
+    // Misses: A always guesses b9c7 (legal only when it has Red): stop, its bestmove read and
+    // dropped, then the game's position and a fresh go.
+    let (out, log) = logged_match("miss", ponderer("ucci", "--guess b9c7"), fake_engine("B", &script(SHUFFLE)), more);
+    assert_eq!(repetition_draws(&out), 2, "{out}");
+    let a = traffic(&log, "A");
+    assert!(!a.contains(&"< ponderhit"), "{log}");
+    let first = a.iter().position(|l| l.starts_with("< go ponder ")).unwrap();
+    assert!(a[first - 1].ends_with(" moves h0g2 b9c7"), "{log}");
+    let next = until(&a, first, &["< go time"]);
+    assert_eq!(next[1], "< stop", "{log}");
+    assert!(next.iter().any(|l| l.starts_with("> bestmove ")), "{log}");
+    assert!(next[next.len() - 2].ends_with(" moves h0g2 h9g7"), "{log}");
+    // An engine that never answers the stop loses by stall.
+    let (out, _) = logged_match(
+        "stall",
+        ponderer("ucci", "--guess b9c7 --mode stophang"),
+        fake_engine("B", &script(SHUFFLE)),
+        "-each st=0.5 timemargin=0 -games 1",
+    );
+    assert!(out.contains("Finished game 1 (A vs B): 0-1 {Red's connection stalls}"), "{out}");
+}
+
+#[test]
+fn ponder_is_refused_without_a_clock_or_over_cecp() {
+    for bad in ["depth=3 ponder", "nodes=100 ponder", "st=1 proto=xboard ponder", "st=1 ponder=2"] {
+        let (ok, out) = run_match(&words(&format!("-engine cmd=a {bad} -engine cmd=b st=1")), HANG);
+        assert!(!ok && out.starts_with("chuhe match: ") && out.lines().count() == 1, "{bad}: {out}");
+    }
+}
+
+#[test]
+fn chuhe_ponders_against_itself() {
+    let log = temp("chuhe-ponder.log", "");
+    let mut args = words(&format!("-engine cmd={CHUHE} name=P proto=ucci -engine cmd={CHUHE} name=Q proto=uci"));
+    args.extend(words("-each tc=4+0.1 timemargin=20000 ponder -games 2 -openings order=random -srand 3"));
+    args.extend(words("-draw movenumber=25 movecount=4 score=30 -resign movecount=3 score=600"));
+    args.extend(words(&format!("-debug file={}", log.display())));
+    let out = match_ok(&args);
+    assert_clean_games(&out, 2);
+    let log = std::fs::read_to_string(&log).unwrap();
+    for name in ["P", "Q"] {
+        let lines = traffic(&log, name);
+        let ponders = lines.iter().filter(|l| l.starts_with("< go ponder ")).count();
+        let hits = lines.iter().filter(|l| **l == "< ponderhit").count();
+        let stops = lines.iter().filter(|l| **l == "< stop").count();
+        // Every ponder search ends in a ponderhit or a stop (a late move's stop adds to these).
+        assert!(ponders >= 5 && hits + stops >= ponders, "{name}: {ponders} {hits} {stops}\n{log}");
+        // Dozens of guesses at a copy of itself: some are right.
+        assert!(hits >= 1, "{name}\n{log}");
+    }
+    assert!(traffic(&log, "Q").contains(&"< setoption name Ponder value true"), "{log}");
+}
+
+#[test]
+fn latency_is_charged_to_the_clock() {
+    let openings = temp("latency-openings.txt", "startpos\n");
+    let base = format!("-openings file={} -games 1", openings.display());
+    // A latency above the move time and margin forfeits at once, however fast the engine.
+    let mut args = fake_with("A", "ucci", &script(LINE), "st=1 timemargin=100 latency=5000");
+    args.extend(fake_with("B", "ucci", &script(LINE), "st=1 timemargin=100"));
+    args.extend(words(&base));
+    let out = match_ok(&args);
+    assert!(out.contains("Finished game 1 (A vs B): 0-1 {Red loses on time}"), "{out}");
+    // Within the margin it plays on, and its clock is charged the latency on each move.
+    let log = temp("latency.log", "");
+    let mut args = fake_with("A", "ucci", &script(SHUFFLE), "tc=30 timemargin=20000 latency=1000");
+    args.extend(fake_with("B", "ucci", &script(SHUFFLE), "tc=30 timemargin=20000"));
+    args.extend(words(&format!("{base} -debug file={}", log.display())));
+    let out = match_ok(&args);
+    assert_eq!(repetition_draws(&out), 1, "{out}");
+    let log = std::fs::read_to_string(&log).unwrap();
+    let times = |name| -> Vec<u64> {
+        traffic(&log, name)
+            .iter()
+            .filter_map(|l| l.strip_prefix("< go time "))
+            .map(|rest| rest.split(' ').next().unwrap().parse().unwrap())
+            .collect()
+    };
+    let a = times("A");
+    assert_eq!((a.len(), a[0]), (4, 30_000), "{log}");
+    for (n, t) in a.iter().enumerate() {
+        assert!(*t <= 30_000 - 1000 * n as u64, "move {n}: {t}\n{log}");
+    }
 }

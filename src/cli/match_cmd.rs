@@ -35,6 +35,13 @@ engines (-engine, twice; -each sets both):
   one limit (required): tc=[MOVES/]SECONDS[+INC] (seconds or m:ss), st=SECONDS per move,
                       nodes=N or depth=N
   timemargin=MS       how far an engine may overstep its clock (default 0)
+  latency=MS          a GUI-like transport delay: MS more charged to its tc=/st= clock on
+                      every move, so an engine that keeps no margin forfeits (default 0)
+  ponder              think on the opponent's time (also ponder=1; UCCI and UCI, with tc= or
+                      st=): after 'bestmove M ponder P' it gets 'go ponder' on the game with M
+                      and P, then 'ponderhit' when P is played, else 'stop' and a fresh 'go';
+                      its clock runs from the opponent's move either way. A game then keeps
+                      two cores busy: -concurrency at most half the cores
   timeout=MS          how long a nodes=/depth= move may take (default 60000)
 
 match:
@@ -78,10 +85,28 @@ pub fn run(args: &[String]) -> Result<(), String> {
     if cfg.engines.len() > 2 && cfg.sprt.take().is_some() {
         eprintln!("Warning: -sprt applies to two-engine matches only; ignored in this round-robin");
     }
+    if let Some(note) = ponder_note(&cfg.engines, cfg.concurrency) {
+        eprintln!("{note}");
+    }
     let stdout = std::io::stdout();
     cfg.live = stdout.is_terminal();
     let mut out = stdout.lock();
     run_match(&cfg, &mut out).map(|_| ())
+}
+
+/// The line telling a tester that pondering engines need two cores a game.
+fn ponder_note(engines: &[EngineConfig], concurrency: usize) -> Option<String> {
+    let names: Vec<&str> = engines.iter().filter(|e| e.ponder).map(|e| e.name.as_str()).collect();
+    if names.is_empty() {
+        return None;
+    }
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    Some(format!(
+        "Note: {} ponder{}: both engines of a game then think at once, so a game needs two cores          (-concurrency {concurrency}; at most {} on these {cores} cores)",
+        names.join(", "),
+        if names.len() == 1 { "s" } else { "" },
+        (cores / 2).max(1)
+    ))
 }
 
 /// Splits `args` into flags, each with the words up to the next flag (a word starting with `-`
@@ -165,6 +190,8 @@ pub(super) struct EngineDraft {
     limit_keys: Vec<String>,
     margin_ms: Option<u64>,
     timeout_ms: Option<u64>,
+    latency_ms: Option<u64>,
+    ponder: Option<bool>,
     ranks: Option<Ranks>,
 }
 
@@ -197,6 +224,14 @@ impl EngineDraft {
             }
             "timemargin" => self.margin_ms = Some(number("timemargin", v)?),
             "timeout" => self.timeout_ms = Some(number("timeout", v)?),
+            "latency" => self.latency_ms = Some(number("latency", v)?),
+            "ponder" => {
+                self.ponder = Some(match v {
+                    "1" | "true" => true,
+                    "0" | "false" => false,
+                    _ => return Err(format!("ponder '{v}': expected 1 or 0 (or the bare word ponder)")),
+                })
+            }
             "ranks" => {
                 self.ranks = Some(match v {
                     "0" => Ranks::FromZero,
@@ -225,6 +260,8 @@ impl EngineDraft {
         }
         d.margin_ms = d.margin_ms.or(each.margin_ms);
         d.timeout_ms = d.timeout_ms.or(each.timeout_ms);
+        d.latency_ms = d.latency_ms.or(each.latency_ms);
+        d.ponder = d.ponder.or(each.ponder);
         d.ranks = d.ranks.or(each.ranks);
         let mut args = each.args.clone();
         args.extend(d.args);
@@ -247,6 +284,13 @@ impl EngineDraft {
         if proto == Proto::Xboard && matches!(limit, Limit::Nodes(_)) {
             return Err(format!("engine {}: proto=xboard has no node limit; use tc=, st= or depth=", index + 1));
         }
+        let ponder = self.ponder.unwrap_or(false);
+        if ponder && proto == Proto::Xboard {
+            return Err(format!("engine {}: ponder is for proto=ucci or uci (not xboard)", index + 1));
+        }
+        if ponder && matches!(limit, Limit::Nodes(_) | Limit::Depth(_)) {
+            return Err(format!("engine {}: ponder needs a clock (tc= or st=), not nodes= or depth=", index + 1));
+        }
         let name = self.name.unwrap_or_else(|| {
             std::path::Path::new(&cmd).file_name().map_or(cmd.clone(), |n| n.to_string_lossy().into_owned())
         });
@@ -260,6 +304,8 @@ impl EngineDraft {
             limit,
             margin_ms: self.margin_ms.unwrap_or(0),
             timeout_ms: self.timeout_ms.unwrap_or(60_000),
+            latency_ms: self.latency_ms.unwrap_or(0),
+            ponder,
             ranks: self.ranks,
             debug: None,
         })
@@ -319,7 +365,10 @@ impl Flags {
         match flag {
             "engine" | "each" => {
                 let mut d = EngineDraft::default();
-                for (k, v) in pairs(flag, words)? {
+                // The bare word `ponder`, as cutechess-cli writes it, is `ponder=1`.
+                let words: Vec<String> =
+                    words.iter().map(|w| if w == "ponder" { "ponder=1".into() } else { w.clone() }).collect();
+                for (k, v) in pairs(flag, &words)? {
                     d.apply(&k, &v).map_err(|e| format!("-{flag}: {e}"))?;
                 }
                 if flag == "each" {
@@ -558,6 +607,11 @@ mod tests {
             "-engine cmd=a tc=1 -engine cmd=b tc=1 -frobnicate",
             "-engine cmd=a tc=1 proto=winboard -engine cmd=b tc=1",
             "-engine cmd=a nodes=5 proto=xboard -engine cmd=b tc=1",
+            "-engine cmd=a tc=1 proto=xboard ponder -engine cmd=b tc=1",
+            "-engine cmd=a depth=5 ponder -engine cmd=b tc=1",
+            "-engine cmd=a -engine cmd=b tc=1 -each nodes=5 ponder",
+            "-engine cmd=a tc=1 ponder=yes -engine cmd=b tc=1",
+            "-engine cmd=a tc=1 latency=-5 -engine cmd=b tc=1",
             "-engine cmd=a tc=1 ranks=2 -engine cmd=b tc=1",
             "-engine cmd=a tc=1 -engine cmd=b tc=1 -engine cmd=c tc=1",
             "-engine cmd=a tc=1 -engine cmd=b tc=1 -engine cmd=c tc=1 -tournament gauntlet",
@@ -573,6 +627,22 @@ mod tests {
         ] {
             assert!(parse(&words(bad)).is_err(), "{bad}");
         }
+    }
+
+    #[test]
+    fn ponder_and_latency_settings() {
+        let cfg = parse(&words(
+            "-engine cmd=a latency=50 -engine cmd=b ponder=0 proto=uci -each tc=10+0.1 ponder latency=20",
+        ))
+        .unwrap();
+        let [a, b] = [&cfg.engines[0], &cfg.engines[1]];
+        assert_eq!((a.ponder, a.latency_ms, b.ponder, b.latency_ms), (true, 50, false, 20));
+        let note = ponder_note(&cfg.engines, 3).unwrap();
+        assert!(note.starts_with("Note: a ponders: both engines of a game then think at once"), "{note}");
+        assert!(note.contains("(-concurrency 3; at most "), "{note}");
+        let off = parse(&words("-engine cmd=a st=1 -engine cmd=b st=1")).unwrap();
+        assert_eq!((off.engines[0].ponder, off.engines[0].latency_ms), (false, 0));
+        assert_eq!(ponder_note(&off.engines, 1), None);
     }
 
     #[test]

@@ -6,7 +6,7 @@
 //! `go` carries `draw`, and if its `bestmove` also carries `draw` the draw is agreed (that move
 //! is not played). An offer lapses after one reply. `bestmove m resign` resigns (`m` not played).
 
-use super::engine::{Ask, EngineConfig, EngineProcess, Eval, Failure, Limit, Reply, SideClock};
+use super::engine::{Ask, EngineConfig, EngineProcess, Eval, Failure, Limit, Reply, SideClock, STOP_GRACE};
 use super::openings::Opening;
 use crate::board::{Color, Move, Position};
 use crate::rules::{Game, GameResult};
@@ -144,6 +144,14 @@ impl Seat {
         result
     }
 
+    /// Stops a ponder search left running at the game's end; an engine that does not answer
+    /// is dropped (the next game restarts it).
+    fn end_ponder(&mut self) {
+        if self.process.as_mut().is_some_and(|p| p.end_ponder(STOP_GRACE).is_err()) {
+            self.process = None;
+        }
+    }
+
     /// Quits the engine if it runs.
     pub fn shut_down(&mut self) {
         if let Some(p) = self.process.take() {
@@ -172,21 +180,34 @@ impl Clock {
         }
     }
 
-    /// Charges a move's time; `false` if the engine overstepped beyond the margin.
-    fn charge(&mut self, limit: Limit, elapsed_ms: u64, margin_ms: u64) -> bool {
-        match limit {
+    /// How long the engine may think before it oversteps: its time and the margin, less the
+    /// latency charged on top (nodes and depth: `timeout_ms`).
+    fn allowed_ms(&self, cfg: &EngineConfig) -> u64 {
+        let time = match cfg.limit {
+            Limit::Clock { .. } => self.left_ms,
+            Limit::MoveTime(ms) => ms,
+            Limit::Nodes(_) | Limit::Depth(_) => return cfg.timeout_ms,
+        };
+        (time + cfg.margin_ms).saturating_sub(cfg.latency_ms)
+    }
+
+    /// Charges a move's time plus the latency; `false` if the engine overstepped beyond the
+    /// margin.
+    fn charge(&mut self, cfg: &EngineConfig, elapsed_ms: u64) -> bool {
+        let charged = elapsed_ms + cfg.latency_ms;
+        match cfg.limit {
             Limit::Clock { moves, base_ms, inc_ms } => {
-                if elapsed_ms > self.left_ms + margin_ms {
+                if charged > self.left_ms + cfg.margin_ms {
                     return false;
                 }
-                self.left_ms = self.left_ms.saturating_sub(elapsed_ms) + inc_ms;
+                self.left_ms = self.left_ms.saturating_sub(charged) + inc_ms;
                 self.moves_made += 1;
                 if moves > 0 && self.moves_made.is_multiple_of(moves) {
                     self.left_ms += base_ms;
                 }
                 true
             }
-            Limit::MoveTime(ms) => elapsed_ms <= ms + margin_ms,
+            Limit::MoveTime(ms) => charged <= ms + cfg.margin_ms,
             Limit::Nodes(_) | Limit::Depth(_) => true,
         }
     }
@@ -295,16 +316,16 @@ impl Board {
         Some(SideClock { left_ms: clock.left_ms, inc_ms, movestogo: clock.moves_to_go(limit) })
     }
 
+    /// Both sides' clocks, for an `Ask`.
+    fn side_clocks(&self) -> [Option<SideClock>; 2] {
+        [Color::Red, Color::Black].map(|c| self.side_clock(c))
+    }
+
     /// Asks the side to move for its move and waits for the answer.
     fn ask(&self, seat: &mut Seat, side: Color, offered: bool) -> Result<Reply, Ending> {
-        let (limit, margin) = (seat.cfg.limit, seat.cfg.margin_ms);
-        let clocks = [Color::Red, Color::Black].map(|c| self.side_clock(c));
-        let ask = Ask { game: &self.game, limit, clocks, draw: offered };
-        let allowed = match limit {
-            Limit::Clock { .. } => self.clocks[side.index()].left_ms + margin,
-            Limit::MoveTime(ms) => ms + margin,
-            Limit::Nodes(_) | Limit::Depth(_) => seat.cfg.timeout_ms,
-        };
+        let ask =
+            Ask { game: &self.game, limit: seat.cfg.limit, clocks: self.side_clocks(), draw: offered, ponder: false };
+        let allowed = self.clocks[side.index()].allowed_ms(&seat.cfg);
         let reply = match seat.process.as_mut() {
             Some(p) => p.think(ask, Duration::from_millis(allowed)),
             None => Err(Failure::Disconnected),
@@ -322,7 +343,7 @@ impl Board {
         let offered = self.draw_offer.take() == Some(side.opp());
         let reply = self.ask(seat, side, offered)?;
         let name = side.name();
-        if reply.late || !self.clocks[side.index()].charge(seat.cfg.limit, reply.elapsed_ms, seat.cfg.margin_ms) {
+        if reply.late || !self.clocks[side.index()].charge(&seat.cfg, reply.elapsed_ms) {
             return Err(Ending::loss(side, format!("{name} loses on time"), Termination::TimeForfeit));
         }
         if let Some(refusal) = reply.refused {
@@ -359,7 +380,26 @@ impl Board {
             return Err(end);
         }
         let score = reply.eval.map(Eval::centipawns);
-        self.scores.after_move(adj, side, score, self.game.moves().len())
+        self.scores.after_move(adj, side, score, self.game.moves().len())?;
+        self.ponder(seat, reply.ponder.as_deref());
+        Ok(())
+    }
+
+    /// After its move, lets a pondering engine think on the reply it expects (`guess`), on
+    /// the clocks as they stand: its own is not running. No guess, an illegal one or one that
+    /// ends the game: no pondering.
+    fn ponder(&self, seat: &mut Seat, guess: Option<&str>) {
+        let Some(process) = seat.process.as_mut().filter(|_| seat.cfg.ponder) else { return };
+        let mut game = self.game.clone();
+        let legal = guess.and_then(|g| Move::parse(g).ok()).is_some_and(|m| game.play(m).is_ok());
+        if !legal || game.verdict().is_some() {
+            return;
+        }
+        let ask = Ask { game: &game, limit: seat.cfg.limit, clocks: self.side_clocks(), draw: false, ponder: true };
+        if process.ponder(ask).is_err() {
+            // Its next turn finds no process and loses it by disconnection.
+            seat.process = None;
+        }
     }
 }
 
@@ -371,7 +411,11 @@ pub fn play_game(
     stop: &AtomicBool,
 ) -> Option<GameRecord> {
     let mut board = Board::new(opening, [seats[0].cfg.limit, seats[1].cfg.limit]);
-    let end = play_out(&mut board, &mut seats, adj, stop)?;
+    let end = play_out(&mut board, &mut seats, adj, stop);
+    for seat in seats.iter_mut() {
+        seat.end_ponder();
+    }
+    let end = end?;
     Some(GameRecord {
         start: opening.start.clone(),
         standard: opening.standard,
@@ -408,18 +452,57 @@ fn play_out(board: &mut Board, seats: &mut [&mut Seat; 2], adj: &Adjudication, s
 mod tests {
     use super::*;
 
+    fn cfg(limit: Limit, margin_ms: u64, latency_ms: u64) -> EngineConfig {
+        EngineConfig {
+            name: "e".into(),
+            cmd: "e".into(),
+            args: Vec::new(),
+            dir: None,
+            proto: crate::matches::engine::Proto::Ucci,
+            options: Vec::new(),
+            limit,
+            margin_ms,
+            timeout_ms: 777,
+            latency_ms,
+            ponder: false,
+            ranks: None,
+            debug: None,
+        }
+    }
+
     #[test]
     fn clock_charges_increment_periods_and_margin() {
         let tc = Limit::Clock { moves: 2, base_ms: 1000, inc_ms: 10 };
+        let (plain, slack) = (cfg(tc, 0, 0), cfg(tc, 50, 0));
         let mut c = Clock::new(tc);
-        assert!(c.charge(tc, 300, 0));
+        assert!(c.charge(&plain, 300));
         assert_eq!(c.left_ms, 710);
-        assert!(c.charge(tc, 200, 0));
+        assert!(c.charge(&plain, 200));
         assert_eq!(c.left_ms, 1520);
-        assert!(!c.charge(tc, 1600, 50));
-        assert!(c.charge(tc, 1560, 50));
+        assert_eq!(c.allowed_ms(&slack), 1570);
+        assert!(!c.charge(&slack, 1600));
+        assert!(c.charge(&slack, 1560));
         assert_eq!(c.left_ms, 10);
-        assert!(Clock::new(Limit::MoveTime(100)).charge(Limit::MoveTime(100), 140, 50));
-        assert!(!Clock::new(Limit::MoveTime(100)).charge(Limit::MoveTime(100), 160, 50));
+        let st = |margin| cfg(Limit::MoveTime(100), margin, 0);
+        assert!(Clock::new(Limit::MoveTime(100)).charge(&st(50), 140));
+        assert!(!Clock::new(Limit::MoveTime(100)).charge(&st(50), 160));
+        assert_eq!(Clock::new(Limit::Depth(3)).allowed_ms(&cfg(Limit::Depth(3), 50, 40)), 777);
+    }
+
+    #[test]
+    fn latency_is_charged_on_every_move() {
+        let tc = Limit::Clock { moves: 0, base_ms: 1000, inc_ms: 10 };
+        let lagged = cfg(tc, 20, 50);
+        let mut c = Clock::new(tc);
+        assert_eq!(c.allowed_ms(&lagged), 970);
+        assert!(c.charge(&lagged, 300));
+        assert_eq!(c.left_ms, 660);
+        // 640 ms of thinking fit 660 + 20 without the latency, not with it.
+        assert!(c.clone().charge(&cfg(tc, 20, 0), 640));
+        assert!(!c.charge(&lagged, 640));
+        let st = Limit::MoveTime(100);
+        assert!(!Clock::new(st).charge(&cfg(st, 0, 50), 60));
+        assert!(Clock::new(st).charge(&cfg(st, 0, 50), 50));
+        assert_eq!(Clock::new(st).allowed_ms(&cfg(st, 0, 500)), 0);
     }
 }

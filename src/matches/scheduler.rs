@@ -544,6 +544,8 @@ mod tests {
             limit: crate::matches::engine::Limit::Depth(1),
             margin_ms: 0,
             timeout_ms: 0,
+            latency_ms: 0,
+            ponder: false,
             ranks: None,
             debug: None,
         };

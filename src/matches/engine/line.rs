@@ -51,10 +51,11 @@ pub(super) fn read_reply(line: &str, reply: &mut Reply, ranks: Ranks, proto: Pro
             if !mv.is_empty() && mv != "(none)" && mv != "0000" {
                 reply.bestmove = Some(ranks.to_ours(mv));
             }
-            for w in words {
+            while let Some(w) = words.next() {
                 match w {
                     "draw" => reply.draw = true,
                     "resign" => reply.resign = true,
+                    "ponder" => reply.ponder = words.next().map(|p| ranks.to_ours(p)),
                     _ => {}
                 }
             }
@@ -112,5 +113,21 @@ mod tests {
         assert_eq!(p("info depth 9 score cp"), None);
         assert_eq!(Eval::Mate(3).centipawns(), 29_997);
         assert_eq!(Eval::Mate(-2).centipawns(), -29_998);
+    }
+
+    #[test]
+    fn bestmove_with_ponder_draw_and_resign() {
+        let read = |l: &str, ranks| {
+            let mut r = Reply::default();
+            assert!(read_reply(l, &mut r, ranks, Proto::Ucci));
+            r
+        };
+        let r = read("bestmove h2e2 ponder h9g7 draw", Ranks::FromZero);
+        assert_eq!((r.bestmove.as_deref(), r.ponder.as_deref(), r.draw), (Some("h2e2"), Some("h9g7"), true));
+        let r = read("bestmove h3e3 ponder h10g8", Ranks::FromOne);
+        assert_eq!((r.bestmove.as_deref(), r.ponder.as_deref()), (Some("h2e2"), Some("h9g7")));
+        let r = read("bestmove h2e2 resign", Ranks::FromZero);
+        assert_eq!((r.ponder, r.resign), (None, true));
+        assert_eq!(read("bestmove h2e2 ponder", Ranks::FromZero).ponder, None);
     }
 }

@@ -26,7 +26,7 @@ use std::time::{Duration, Instant};
 /// Time allowed for the handshake, for each option's acknowledgement and for `isready`.
 const HANDSHAKE: Duration = Duration::from_secs(10);
 /// After `stop` at the deadline, how long an engine may take to answer before it stalls.
-const STOP_GRACE: Duration = Duration::from_millis(1000);
+pub const STOP_GRACE: Duration = Duration::from_millis(1000);
 
 /// The protocol an engine speaks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -117,6 +117,10 @@ pub struct EngineConfig {
     pub margin_ms: u64,
     /// Milliseconds to wait for a move under a node or depth limit before it forfeits.
     pub timeout_ms: u64,
+    /// A GUI-like transport delay: milliseconds charged to its clock on top of each move's time.
+    pub latency_ms: u64,
+    /// Think on the opponent's time: `go ponder` on its predicted reply (UCCI and UCI).
+    pub ponder: bool,
     /// Rank numbering of its move text; `None`: ICCS, or asked of a UCI engine offering
     /// `UCI_Variant` (see [`PROBE_FEN`](super::ranks::PROBE_FEN)).
     pub ranks: Option<Ranks>,
@@ -158,6 +162,8 @@ impl Eval {
 pub struct Reply {
     /// The move text (ranks 0–9); `None` for `nobestmove`, `bestmove (none)` or no move.
     pub bestmove: Option<String>,
+    /// The reply it expects (`bestmove M ponder P`), ranks 0–9.
+    pub ponder: Option<String>,
     /// `bestmove ... draw` / `offer draw`: offers or accepts a draw.
     pub draw: bool,
     /// `bestmove ... resign` / `resign`.
@@ -201,6 +207,8 @@ pub struct Ask<'a> {
     pub clocks: [Option<SideClock>; 2],
     /// The opponent offers a draw.
     pub draw: bool,
+    /// Think on the opponent's time (`go ponder`): the game ends with the predicted reply.
+    pub ponder: bool,
 }
 
 impl Ask<'_> {
@@ -262,6 +270,17 @@ trait Dialect: Send {
         "stop"
     }
 
+    /// The option that tells the engine it will ponder, set when it lists it.
+    fn ponder_option(&self) -> Option<(&'static str, &'static str)> {
+        None
+    }
+
+    /// The line that turns a ponder search into the search for the move (`draw`: the
+    /// opponent offers one with its move).
+    fn ponderhit(&self, _draw: bool) -> String {
+        "ponderhit".to_string()
+    }
+
     /// Reads one line while the engine thinks; `true` once it ends the move.
     fn read(&mut self, line: &str, reply: &mut Reply, ranks: Ranks) -> bool;
 
@@ -279,6 +298,8 @@ pub struct EngineProcess {
     /// Option names the engine listed (UCI `option name`, CECP `feature option=`).
     listed: Option<Vec<String>>,
     warnings: Vec<String>,
+    /// A ponder search runs on the game up to this many plies, the last one its guess.
+    pondering: Option<(usize, crate::board::Move)>,
 }
 
 impl EngineProcess {
@@ -292,9 +313,15 @@ impl EngineProcess {
         };
         let listed = dialect.handshake(&mut pipe, cfg)?;
         let ranks = cfg.ranks.unwrap_or(Ranks::FromZero);
-        let mut engine = EngineProcess { pipe, dialect, ranks, listed, warnings: Vec::new() };
+        let mut engine = EngineProcess { pipe, dialect, ranks, listed, warnings: Vec::new(), pondering: None };
         for (name, value) in &cfg.options {
             engine.set_option(name, value).map_err(|f| engine.pipe.fail("options", f))?;
+        }
+        if let Some((name, value)) = engine.dialect.ponder_option().filter(|_| cfg.ponder) {
+            let given = cfg.options.iter().any(|(n, _)| n.eq_ignore_ascii_case(name));
+            if !given && engine.lists(name) == Some(true) {
+                engine.set_option(name, value).map_err(|f| engine.pipe.fail("options", f))?;
+            }
         }
         // A multi-variant UCI engine may number ranks from one: ask it, unless told.
         if cfg.ranks.is_none() {
@@ -383,17 +410,60 @@ impl EngineProcess {
 
     /// Tells the engine a new game starts and waits until it is ready.
     pub fn new_game(&mut self) -> Result<(), Failure> {
+        self.end_ponder(STOP_GRACE)?;
         self.dialect.new_game(&mut self.pipe)?;
         self.sync().map(|_| ())
     }
 
-    /// Sends the request, then waits for the move until `allowed` has passed; then sends
-    /// `stop` (CECP `?`) and waits a little more (a reply then is marked `late`).
-    pub fn think(&mut self, ask: Ask, allowed: Duration) -> Result<Reply, Failure> {
+    /// Starts a ponder search on `ask` (its game ends with the predicted reply, its clocks are
+    /// as they will be after it); the next `think` turns it into the search for the move.
+    pub fn ponder(&mut self, ask: Ask) -> Result<(), Failure> {
+        let Some(&guess) = ask.game.moves().last() else { return Ok(()) };
+        let plies = ask.game.moves().len();
         self.pipe.drain();
+        self.dialect.ask(&mut self.pipe, Ask { ponder: true, draw: false, ..ask }, self.ranks)?;
+        self.pondering = Some((plies, guess));
+        Ok(())
+    }
+
+    /// Stops a ponder search, if one runs, and reads its `bestmove` (thrown away) within
+    /// `timeout`.
+    pub fn end_ponder(&mut self, timeout: Duration) -> Result<(), Failure> {
+        if self.pondering.take().is_none() {
+            return Ok(());
+        }
+        self.pipe.send(self.dialect.stop())?;
+        let deadline = Instant::now() + timeout;
+        let mut ignored = Reply::default();
+        while !self.dialect.read(&self.pipe.next_line(deadline)?, &mut ignored, self.ranks) {}
+        Ok(())
+    }
+
+    /// Sends the request, then waits for the move until `allowed` has passed; then sends
+    /// `stop` (CECP `?`) and waits a little more (a reply then is marked `late`). A ponder
+    /// search on the game's last move gets `ponderhit`; one on another move is stopped first,
+    /// on the clock: the time runs from the opponent's move either way.
+    pub fn think(&mut self, ask: Ask, allowed: Duration) -> Result<Reply, Failure> {
+        let moved = Instant::now();
         let cpu_before = super::cpu::cpu_ms(self.pipe.pid());
-        self.dialect.ask(&mut self.pipe, ask, self.ranks)?;
-        let sent = Instant::now();
+        let plies = ask.game.moves().len();
+        let sent = match self.pondering {
+            Some((at, guess)) if at == plies && ask.game.moves().last() == Some(&guess) => {
+                self.pondering = None;
+                self.pipe.send(&self.dialect.ponderhit(ask.draw))?;
+                moved
+            }
+            pondering => {
+                self.end_ponder(allowed.max(STOP_GRACE))?;
+                self.pipe.drain();
+                self.dialect.ask(&mut self.pipe, ask, self.ranks)?;
+                if pondering.is_some() {
+                    moved
+                } else {
+                    Instant::now()
+                }
+            }
+        };
         let mut deadline = sent + allowed;
         let mut reply = Reply::default();
         loop {

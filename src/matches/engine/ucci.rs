@@ -37,6 +37,11 @@ impl Dialect for Ucci {
     fn read(&mut self, text: &str, reply: &mut Reply, ranks: Ranks) -> bool {
         line::read_reply(text, reply, ranks, Proto::Ucci)
     }
+
+    /// `ponderhit draw` passes the opponent's draw offer on with its move.
+    fn ponderhit(&self, draw: bool) -> String {
+        if draw { "ponderhit draw" } else { "ponderhit" }.to_string()
+    }
 }
 
 /// `position`: the FEN after the last capture and the moves since, as the protocol advises
@@ -54,10 +59,17 @@ fn position(game: &Game) -> String {
     line::position(&base.to_fen(), &game.moves()[since..])
 }
 
-/// `go`: `draw` for an offer, then the limit; a clock as `time` with `movestogo` or
-/// `increment`, and the opponent's as `opptime` with `oppmovestogo` or `oppincrement`.
+/// `go`: `ponder` or `draw` for an offer (the protocol allows one of them), then the limit; a
+/// clock as `time` with `movestogo` or `increment`, and the opponent's as `opptime` with
+/// `oppmovestogo` or `oppincrement`.
 fn go(ask: &Ask) -> String {
-    let draw = if ask.draw { "draw " } else { "" };
+    let draw = if ask.ponder {
+        "ponder "
+    } else if ask.draw {
+        "draw "
+    } else {
+        ""
+    };
     match ask.limit {
         Limit::Nodes(n) => format!("go {draw}nodes {n}"),
         Limit::Depth(d) => format!("go {draw}depth {d}"),
@@ -108,7 +120,7 @@ mod tests {
     fn go_with_both_clocks_and_a_draw_offer() {
         let g = game(&["h2e2"]);
         let clock = |left_ms, movestogo| Some(SideClock { left_ms, inc_ms: 100, movestogo });
-        let ask = |limit, clocks, draw| go(&Ask { game: &g, limit, clocks, draw });
+        let ask = |limit, clocks, draw| go(&Ask { game: &g, limit, clocks, draw, ponder: false });
         let tc = Limit::Clock { moves: 0, base_ms: 10_000, inc_ms: 100 };
         assert_eq!(
             ask(tc, [clock(9_000, None), clock(8_000, None)], true),
@@ -122,5 +134,10 @@ mod tests {
         assert_eq!(ask(tc, [None, clock(8_000, None)], false), "go time 8000 increment 100");
         assert_eq!(ask(Limit::MoveTime(500), [None, None], false), "go time 500 movestogo 1");
         assert_eq!(ask(Limit::Depth(4), [None, None], true), "go draw depth 4");
+        let ponder =
+            Ask { game: &g, limit: tc, clocks: [clock(9_000, None), clock(8_000, None)], draw: false, ponder: true };
+        assert_eq!(go(&ponder), "go ponder time 8000 increment 100 opptime 9000 oppincrement 100");
+        assert_eq!(go(&Ask { limit: Limit::MoveTime(500), ..ponder }), "go ponder time 500 movestogo 1");
+        assert_eq!((Ucci.ponderhit(true), Ucci.ponderhit(false)), ("ponderhit draw".into(), "ponderhit".into()));
     }
 }

@@ -54,25 +54,31 @@ impl Dialect for Uci {
     fn read(&mut self, text: &str, reply: &mut Reply, ranks: Ranks) -> bool {
         line::read_reply(text, reply, ranks, Proto::Uci)
     }
+
+    fn ponder_option(&self) -> Option<(&'static str, &'static str)> {
+        Some(("Ponder", "true"))
+    }
 }
 
-/// `go`: the limit; a clock as both sides' `wtime`/`btime`, `winc`/`binc` and the asked
-/// side's `movestogo`. UCI has no draw offer.
+/// `go` (`go ponder` on the opponent's time): the limit; a clock as both sides'
+/// `wtime`/`btime`, `winc`/`binc` and the asked side's `movestogo`. UCI has no draw offer.
 fn go(ask: &Ask) -> String {
-    match ask.limit {
-        Limit::Nodes(n) => format!("go nodes {n}"),
-        Limit::Depth(d) => format!("go depth {d}"),
-        Limit::MoveTime(ms) => format!("go movetime {ms}"),
+    let go = if ask.ponder { "go ponder" } else { "go" };
+    let limit = match ask.limit {
+        Limit::Nodes(n) => format!("nodes {n}"),
+        Limit::Depth(d) => format!("depth {d}"),
+        Limit::MoveTime(ms) => format!("movetime {ms}"),
         Limit::Clock { .. } => {
             let [red, black] = ask.clocks.map(Option::unwrap_or_default);
             let mut s =
-                format!("go wtime {} btime {} winc {} binc {}", red.left_ms, black.left_ms, red.inc_ms, black.inc_ms);
+                format!("wtime {} btime {} winc {} binc {}", red.left_ms, black.left_ms, red.inc_ms, black.inc_ms);
             if let Some(m) = ask.own_clock().and_then(|c| c.movestogo) {
                 s += &format!(" movestogo {m}");
             }
             s
         }
-    }
+    };
+    format!("{go} {limit}")
 }
 
 /// Reads the `uci` reply up to `uciok`: the names of the options it lists.
@@ -142,7 +148,7 @@ mod tests {
         for m in ["h2e2", "h7e7", "e2e6"] {
             g.play(Move::parse(m).unwrap()).unwrap();
         }
-        let ask = |limit, clocks| Ask { game: &g, limit, clocks, draw: true };
+        let ask = |limit, clocks| Ask { game: &g, limit, clocks, draw: true, ponder: false };
         let clock = |left_ms, movestogo| Some(SideClock { left_ms, inc_ms: 100, movestogo });
         let tc = Limit::Clock { moves: 0, base_ms: 10_000, inc_ms: 100 };
         assert_eq!(
@@ -156,6 +162,9 @@ mod tests {
         assert_eq!(go(&ask(tc, [None, clock(8_000, None)])), "go wtime 0 btime 8000 winc 0 binc 100");
         assert_eq!(go(&ask(Limit::MoveTime(500), [None, None])), "go movetime 500");
         assert_eq!(go(&ask(Limit::Nodes(1000), [None, None])), "go nodes 1000");
+        let ponder = Ask { ponder: true, ..ask(tc, [clock(9_000, None), clock(8_000, Some(5))]) };
+        assert_eq!(go(&ponder), "go ponder wtime 9000 btime 8000 winc 100 binc 100 movestogo 5");
+        assert_eq!(go(&Ask { limit: Limit::MoveTime(500), ..ponder }), "go ponder movetime 500");
         let start = Position::startpos().to_fen();
         assert_eq!(line::position(&start, g.moves()), format!("position fen {start} moves h2e2 h7e7 e2e6"));
     }
