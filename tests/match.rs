@@ -782,9 +782,9 @@ fn chuhe_ponders_against_itself() {
         let hits = lines.iter().filter(|l| **l == "< ponderhit").count();
         let stops = lines.iter().filter(|l| **l == "< stop").count();
         // Every ponder search ends in a ponderhit or a stop (a late move's stop adds to these).
+        // (Whether any guess hits depends on the clock, so it is not asserted here: the fake
+        // engine's test pins the ponderhit path.)
         assert!(ponders >= 5 && hits + stops >= ponders, "{name}: {ponders} {hits} {stops}\n{log}");
-        // Dozens of guesses at a copy of itself: some are right.
-        assert!(hits >= 1, "{name}\n{log}");
     }
     assert!(traffic(&log, "Q").contains(&"< setoption name Ponder value true"), "{log}");
 }
