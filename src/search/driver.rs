@@ -163,6 +163,9 @@ pub(crate) struct Worker<'a> {
     pub corr: CorrectionHistory,
     /// The correction history's structure key along the search path (root first).
     pub corr_keys: Vec<u64>,
+    /// Whether the side to move is in check, along the search path (root first): known from
+    /// the move that led there, so no node tests it again.
+    pub checks: Vec<bool>,
     /// The evaluator's state along the search path (a network's accumulators).
     pub eval: EvalState<'a>,
     /// Nodes between polls, less one (a power of two): fewer than 1024 under a small node
@@ -228,6 +231,8 @@ impl<'a> Worker<'a> {
         let eval = EvalState::new(&shared.evaluator, &pos, MAX_PLY + 2);
         let mut corr_keys = Vec::with_capacity(MAX_PLY + 8);
         corr_keys.push(tables.corr.key(&pos));
+        let mut checks = Vec::with_capacity(MAX_PLY + 8);
+        checks.push(pos.in_check());
         let tm = TimeManager::new(&shared.limits, &shared.params);
         let clock = (id == 0).then_some(Clock { tm, pondering: shared.limits.pondering });
         Worker {
@@ -244,6 +249,7 @@ impl<'a> Worker<'a> {
             poll_mask: shared.limits.nodes.map_or(1024, |n| (n / 16).clamp(1, 1024).next_power_of_two()) - 1,
             eval,
             corr_keys,
+            checks,
             corr: tables.corr,
             heur: tables.heur,
             pv: vec![[Move::NULL; MAX_PLY + 1]; MAX_PLY + 1],
@@ -279,6 +285,7 @@ impl<'a> Worker<'a> {
         self.moves.push(m);
         self.eval.push_move(&self.pos, m);
         self.corr_keys.push(self.corr.key_after(&self.pos, m, self.corr_key()));
+        self.checks.push(self.pos.gives_check(m));
         let u = self.pos.make_move(m);
         self.keys.push(self.pos.key());
         u
@@ -291,6 +298,7 @@ impl<'a> Worker<'a> {
         self.moves.pop();
         self.eval.pop();
         self.corr_keys.pop();
+        self.checks.pop();
         self.pos.unmake_move(m, u);
     }
 
@@ -301,6 +309,7 @@ impl<'a> Worker<'a> {
         self.eval.push_null();
         self.corr_keys.push(self.corr_key());
         let u = self.pos.make_null();
+        self.checks.push(self.pos.in_check());
         self.keys.push(self.pos.key());
         u
     }
@@ -312,6 +321,7 @@ impl<'a> Worker<'a> {
         self.moves.pop();
         self.eval.pop();
         self.corr_keys.pop();
+        self.checks.pop();
         self.pos.unmake_null(u);
     }
 
@@ -329,6 +339,12 @@ impl<'a> Worker<'a> {
             return raw;
         }
         (raw + self.corr.get(&self.pos, self.corr_key())).clamp(-RULE_BOUND + 1, RULE_BOUND - 1)
+    }
+
+    /// Whether the side to move is in check at the top of the search path.
+    #[inline]
+    pub fn in_check(&self) -> bool {
+        *self.checks.last().expect("the root's entry is always there")
     }
 
     /// The correction history's structure key of the current position.
@@ -490,7 +506,7 @@ impl<'a> Worker<'a> {
     /// Searches the root moves from `pv_idx` on with window (alpha, beta).
     fn root_search(&mut self, depth: i32, mut alpha: i32, beta: i32, report: &mut dyn FnMut(Report)) -> i32 {
         let mut best = -INF;
-        let in_check = self.pos.in_check();
+        let in_check = self.in_check();
         self.pv_len[0] = 0;
         for i in self.pv_idx..self.root_moves.len() {
             let m = self.root_moves[i].mv;
@@ -502,7 +518,7 @@ impl<'a> Worker<'a> {
             self.stack[0] = Frame { eval: 0, mv: m, piece };
             let nodes_before = self.nodes;
             let u = self.push_move(m);
-            let gives_check = self.pos.in_check();
+            let gives_check = self.in_check();
             let new_depth = depth - 1 + self.check_extension(gives_check, 0) as i32;
             let first = i == self.pv_idx;
             let quiet = !capture && !gives_check && !in_check;

@@ -44,6 +44,10 @@ pub struct Heuristics {
     /// Continuation history: how a quiet move (piece, to point) fared one or two plies after
     /// an earlier move (piece, to point), flattened.
     pub continuation: Vec<i16>,
+    /// The entries of `continuation` that may be non-zero, while they are few enough that aging
+    /// them one by one beats halving the whole table (short searches: datagen); `None` once
+    /// they are not (aging then halves every entry). Capacity fixed: nothing allocates.
+    live: Option<LiveEntries>,
     /// Whether the continuation histories are read and written (`Features`).
     pub continuation_on: bool,
     /// Capture history: how a capture (piece, to point, captured kind) fared, flattened.
@@ -59,7 +63,8 @@ impl Heuristics {
             killers: vec![[Move::NULL; 2]; max_ply + 2],
             history: vec![[0; 256]; PIECES],
             counter: vec![[Move::NULL; 256]; PIECES],
-            continuation: vec![0; PIECES * POINTS * PIECES * POINTS],
+            continuation: vec![0; CONTINUATION_LEN],
+            live: Some(LiveEntries::new()),
             continuation_on: true,
             captures: vec![0; PIECES * POINTS * KINDS],
             captures_on: true,
@@ -71,7 +76,10 @@ impl Heuristics {
     pub fn age(&mut self) {
         self.killers.iter_mut().for_each(|k| *k = [Move::NULL; 2]);
         self.history.iter_mut().flatten().for_each(|h| *h /= 2);
-        self.continuation.iter_mut().for_each(|h| *h /= 2);
+        match &mut self.live {
+            Some(live) => live.halve(&mut self.continuation),
+            None => self.continuation.iter_mut().for_each(|h| *h /= 2),
+        }
         self.captures.iter_mut().for_each(|h| *h /= 2);
     }
 
@@ -142,7 +150,13 @@ impl Heuristics {
             return;
         }
         for e in earlier.into_iter().flatten() {
-            let c = &mut self.continuation[Self::continuation_index(e, piece, m)];
+            let i = Self::continuation_index(e, piece, m);
+            if let Some(live) = &mut self.live {
+                if !live.insert(i) {
+                    self.live = None;
+                }
+            }
+            let c = &mut self.continuation[i];
             let mut v = *c as i32;
             Self::adjust(&mut v, delta);
             *c = v as i16;
@@ -153,6 +167,53 @@ impl Heuristics {
     fn adjust(h: &mut i32, delta: i32) {
         let delta = delta.clamp(-HISTORY_MAX, HISTORY_MAX);
         *h += delta - *h * delta.abs() / HISTORY_MAX;
+    }
+}
+
+/// Entries in the continuation history.
+const CONTINUATION_LEN: usize = PIECES * POINTS * PIECES * POINTS;
+
+/// A set of continuation-history indices, at most `LiveEntries::MAX`: a list for aging and a
+/// bit per entry so that none is listed twice (halving one twice would change the search).
+struct LiveEntries {
+    list: Vec<u32>,
+    bits: Vec<u64>,
+}
+
+impl LiveEntries {
+    /// Past this many, halving the whole table is as quick.
+    const MAX: usize = CONTINUATION_LEN / 16;
+
+    fn new() -> LiveEntries {
+        LiveEntries { list: Vec::with_capacity(Self::MAX), bits: vec![0; CONTINUATION_LEN.div_ceil(64)] }
+    }
+
+    /// Lists entry `i`; false when the set is full (the caller then halves everything).
+    #[inline]
+    fn insert(&mut self, i: usize) -> bool {
+        let (word, bit) = (i / 64, 1u64 << (i % 64));
+        if self.bits[word] & bit != 0 {
+            return true;
+        }
+        if self.list.len() == Self::MAX {
+            return false;
+        }
+        self.bits[word] |= bit;
+        self.list.push(i as u32);
+        true
+    }
+
+    /// Halves the listed entries of `table` (the others are zero) and forgets those now zero.
+    fn halve(&mut self, table: &mut [i16]) {
+        let bits = &mut self.bits;
+        self.list.retain(|&i| {
+            let h = &mut table[i as usize];
+            *h /= 2;
+            if *h == 0 {
+                bits[i as usize / 64] &= !(1u64 << (i % 64));
+            }
+            *h != 0
+        });
     }
 }
 
@@ -249,6 +310,41 @@ mod tests {
         let mut p = SearchParams::DEFAULT;
         p.set("see_cannon", 1000).unwrap();
         assert!(Exchange::new(&p).losing_capture(&pos, trade));
+    }
+
+    #[test]
+    fn aging_the_listed_entries_equals_halving_the_whole_table() {
+        let mut rng = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = move |n: u64| {
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            rng % n
+        };
+        let pos = Position::startpos();
+        let moves = pos.legal_moves();
+        let mut lazy = Heuristics::new(8);
+        let mut full = Heuristics::new(8);
+        full.live = None;
+        for round in 0..40 {
+            // Sometimes many updates, so the list also overflows into halving everything.
+            let updates = if round == 30 { 600_000 } else { 300 };
+            for _ in 0..updates {
+                let m = moves[next(moves.len() as u64) as usize];
+                let e = (next(PIECES as u64) as usize, moves[next(moves.len() as u64) as usize]);
+                let piece = next(PIECES as u64) as usize;
+                let delta = next(2 * HISTORY_MAX as u64) as i32 - HISTORY_MAX;
+                lazy.update(piece, m, delta, [Some(e), None]);
+                full.update(piece, m, delta, [Some(e), None]);
+            }
+            if round < 30 {
+                assert!(lazy.live.is_some(), "few entries stay listed");
+            }
+            lazy.age();
+            full.age();
+            assert_eq!(lazy.continuation, full.continuation, "round {round}");
+        }
+        assert!(lazy.live.is_none(), "many entries: the whole table is halved");
     }
 
     #[test]

@@ -246,7 +246,7 @@ impl Worker<'_> {
             }
         }
 
-        let in_check = self.pos.in_check();
+        let in_check = self.in_check();
         // The table keeps the raw evaluation; the correction is applied on top.
         let raw_eval = if in_check { -INF } else { tt.map_or_else(|| self.static_eval(), |e| e.eval) };
         let eval = if in_check { -INF } else { self.corrected_eval(raw_eval) };
@@ -376,7 +376,7 @@ impl Worker<'_> {
             }
             self.stack[ply] = Frame { eval, mv: m, piece };
             let u = self.push_move(m);
-            let gives_check = self.pos.in_check();
+            let gives_check = self.in_check();
             // Check extension, bounded so perpetual-check lines cannot run away.
             let new_depth = depth - 1 + (self.check_extension(gives_check, ply) as i32 + extension).min(2);
             let quiet = !capture && !gives_check && !in_check;

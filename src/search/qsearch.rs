@@ -30,7 +30,7 @@ impl Worker<'_> {
                 return e.score;
             }
         }
-        let in_check = self.pos.in_check();
+        let in_check = self.in_check();
         let mut best;
         let stand_pat;
         let mut raw_eval = 0;
