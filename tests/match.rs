@@ -383,6 +383,40 @@ fn stats_reads_other_tools_pgn_and_refuses_bad_input() {
     }
 }
 
+#[test]
+fn stats_clock_counts_each_engines_time_from_the_move_comments() {
+    // X has 2+0.5 and Y a fixed 1 s a move; the first game starts from an opening (no
+    // comments) and X loses it on time, the second starts with Black to move.
+    let pgn = temp(
+        "clock.pgn",
+        "[Red \"X\"]\n[Black \"Y\"]\n[Result \"0-1\"]\n[RedTimeControl \"2+0.5\"]\n\
+         [BlackTimeControl \"1/move\"]\n[Termination \"time forfeit\"]\n\
+         1. H2-E2 H9-G7 2. H0-G2 {+0.10/5 1s} G9-E7 {-0.2/5 0.5s} 3. I0-H0 {+0.1/6 1.2s}\n\
+         E7-G9 {0.00/6 0.25s} 4. H0-H4 {+0.3/7 1.40s} {X loses on time} 0-1\n\n\
+         [Red \"Y\"]\n[Black \"X\"]\n[Result \"1/2-1/2\"]\n[RedTimeControl \"1/move\"]\n\
+         [BlackTimeControl \"2+0.5\"]\n[FEN \"4k4/9/9/9/9/9/9/9/4A4/3K1R3 b - - 0 1\"]\n\
+         1. ... E9-E8 {-3.00/9 0.5s} 2. F0-F8 {+3.10/9 0.9s} E8-E9 {-3.00/9 0.5s} 1/2-1/2\n",
+    );
+    let out = stats(std::slice::from_ref(&pgn), "-clock");
+    assert!(out.starts_with("Score of X vs Y: 0 - 1 - 1  [0.250] 2\n"), "{out}");
+    let clock: Vec<&str> = out.lines().skip_while(|l| !l.starts_with("clock use")).collect();
+    assert_eq!(
+        clock,
+        [
+            "clock use (from the move comments' times):",
+            "  X (2+0.5): 2 games, 5 timed moves; 2.3 s a game, 71% of its clock (33-103% by game); \
+             longest move 1.40 s; least left -0.60 s; 1 time forfeits",
+            "  Y (1/move): 2 games, 3 timed moves; 0.8 s a game, 55% of its clock (38-90% by game); \
+             longest move 0.90 s; 0 time forfeits",
+        ],
+        "{out}"
+    );
+    let bare = temp("bare.pgn", "[Red \"X\"]\n[Black \"Y\"]\n[Result \"1-0\"]\n1. H2-E2 {+0.1/3 0.1s} 1-0\n");
+    let o = Command::new(CHUHE).arg("stats").arg(&bare).arg("-clock").output().unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(String::from_utf8_lossy(&o.stderr).trim_end(), "chuhe stats: -clock: no game has a [TimeControl] tag");
+}
+
 /// Runs `chuhe match` with `args`, which must succeed; its stdout and stderr.
 fn match_ok(args: &[String]) -> String {
     let (ok, out) = run_match(args, HANG);

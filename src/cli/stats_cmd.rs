@@ -1,8 +1,11 @@
-//! `chuhe stats FILE.pgn... [-sprt elo0=E elo1=E alpha=A beta=B] [-first NAME]`: the match
-//! runner's summary over PGN files (the shards of one match, or another xiangqi tool's games).
+//! `chuhe stats FILE.pgn... [-sprt elo0=E elo1=E alpha=A beta=B] [-first NAME] [-clock]`: the
+//! match runner's summary over PGN files (the shards of one match, or another xiangqi tool's
+//! games), and with `-clock` how each engine used its clock.
 
-use super::match_cmd::parse_sprt;
-use crate::matches::pgn::{read_file, read_games};
+use super::match_cmd::{parse_sprt, parse_tc};
+use crate::matches::clock::ClockUse;
+use crate::matches::engine::Limit;
+use crate::matches::pgn::{read_file, read_games, PgnGame};
 use crate::matches::scheduler::{rating_lines, score_line};
 use crate::matches::stats::{Sprt, Tally};
 
@@ -12,12 +15,16 @@ pub(super) const ABOUT: &str = "score, Elo, LOS and SPRT over PGN files (e.g. th
 /// `chuhe stats --help`.
 pub(super) const HELP: &str = "\
 usage:
-  chuhe stats FILE.pgn... [-sprt elo0=E elo1=E alpha=A beta=B] [-first NAME]
+  chuhe stats FILE.pgn... [-sprt elo0=E elo1=E alpha=A beta=B] [-first NAME] [-clock]
 
 options (cutechess-cli style, as chuhe match):
   -sprt elo0=E elo1=E alpha=A beta=B   also the SPRT line: log-likelihood ratio and bounds
                                        (defaults elo0=0 elo1=5 alpha=0.05 beta=0.05)
   -first NAME      the engine whose score is given (default: the first game's Red)
+  -clock           also each engine's clock use, from the move comments' times ({+0.35/12
+                   1.2s}) and [TimeControl]: seconds a game, the share of its clock (base per
+                   period started plus increments), its longest move, the least time left on
+                   its clock after a move, and its time forfeits
 
 Prints chuhe match's summary lines (score, Elo with its 95% error bar, LOS, draw ratio, and
 SPRT with -sprt) over every game of the files: the shards of one match, or Chinese-chess PGN
@@ -27,6 +34,7 @@ The files must hold the games of two engines.
 examples:
   chuhe stats samples/games.pgn                             # in the source directory
   chuhe stats samples/games.pgn -first Chuhe-B -sprt elo0=0 elo1=10 alpha=0.05 beta=0.05
+  chuhe stats games.pgn -clock
 ";
 
 /// Reads every file, then prints the score, Elo, LOS, draw ratio and (with `-sprt`) LLR lines.
@@ -34,6 +42,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
     let mut files = Vec::new();
     let mut sprt: Option<Sprt> = None;
     let mut first: Option<String> = None;
+    let mut clock = false;
     let mut it = args.iter().peekable();
     while let Some(a) = it.next() {
         match a.trim_start_matches('-') {
@@ -45,6 +54,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
                 sprt = Some(parse_sprt(&words)?);
             }
             "first" if a.starts_with('-') => first = Some(it.next().ok_or("-first needs a name")?.clone()),
+            "clock" if a.starts_with('-') => clock = true,
             _ if a.starts_with('-') => return Err(format!("unknown flag '{a}' (see --help)")),
             _ => files.push(a.clone()),
         }
@@ -85,5 +95,51 @@ pub fn run(args: &[String]) -> Result<(), String> {
     for line in rating_lines(&tally, sprt.as_ref()) {
         outln!("{line}");
     }
+    if clock {
+        outln!("clock use (from the move comments' times):");
+        for line in clock_lines(&games, [&a, &b])? {
+            outln!("  {line}");
+        }
+    }
     Ok(())
+}
+
+/// A `[TimeControl]` value as this runner and cutechess-cli write it: `40/60+0.5`, `5+0.05`,
+/// `0.5/move`, or `inf` (node and depth limits: no clock).
+fn limit_of(tc: &str) -> Result<Limit, String> {
+    match tc.strip_suffix("/move") {
+        Some(t) => match parse_tc(t)? {
+            Limit::Clock { base_ms, .. } => Ok(Limit::MoveTime(base_ms)),
+            other => Ok(other),
+        },
+        None if tc == "inf" || tc == "-" => Ok(Limit::Nodes(0)),
+        None => parse_tc(tc).map_err(|e| format!("[TimeControl \"{tc}\"]: {e}")),
+    }
+}
+
+/// One line per engine and time control, in the order first met.
+fn clock_lines(games: &[PgnGame], names: [&String; 2]) -> Result<Vec<String>, String> {
+    let mut uses: Vec<(String, String, ClockUse)> = Vec::new();
+    for g in games {
+        for (red, side_tag) in [(true, "RedTimeControl"), (false, "BlackTimeControl")] {
+            let name = if red { &g.red } else { &g.black };
+            if !names.contains(&name) {
+                continue;
+            }
+            let Some(tc) = g.tag(side_tag).or_else(|| g.tag("TimeControl")) else { continue };
+            let limit = limit_of(tc)?;
+            let at = match uses.iter().position(|(n, t, _)| n == name && t == tc) {
+                Some(i) => i,
+                None => {
+                    uses.push((name.clone(), tc.to_string(), ClockUse::default()));
+                    uses.len() - 1
+                }
+            };
+            uses[at].2.add(g, red, limit);
+        }
+    }
+    if uses.is_empty() {
+        return Err("-clock: no game has a [TimeControl] tag".into());
+    }
+    Ok(uses.iter().map(|(n, tc, u)| u.line(n, tc)).collect())
 }

@@ -2,6 +2,7 @@
 //! CECP, games checked by the shared `rules` module, concurrent scheduling of matches and
 //! round-robins, statistics and PGN.
 
+pub mod clock;
 pub mod cpu;
 pub mod engine;
 pub mod game;

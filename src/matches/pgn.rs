@@ -212,6 +212,8 @@ pub struct PgnGame {
     pub tags: Vec<(String, String)>,
     /// The moves as written, without move numbers, comments, variations and annotations.
     pub moves: Vec<String>,
+    /// Each move's first comment (outside variations), braces removed: `+0.35/12 1.2s`.
+    pub comments: Vec<Option<String>>,
     /// The 1-based line the game starts on.
     pub line: usize,
 }
@@ -284,6 +286,8 @@ enum Token<'a> {
     Move(&'a str),
     /// A game-ending result: `1-0`, `0-1`, `1/2-1/2` or `*`.
     End(Option<GameResult>),
+    /// A `{comment}` outside variations, braces removed (lines joined by a space).
+    Comment(String),
 }
 
 /// The meaning of a whitespace-free word of move text, if any: move numbers (`12.`, `3...`,
@@ -301,10 +305,12 @@ fn token(word: &str) -> Option<Token<'_>> {
     (!word.is_empty() && !word.starts_with('$')).then_some(Token::Move(word))
 }
 
-/// The move-text reader's state across lines: inside a `{comment}` or `(variation)`.
+/// The move-text reader's state across lines: inside a `{comment}` (and its text so far)
+/// or `(variation)`.
 #[derive(Default)]
 struct MoveText {
     in_comment: bool,
+    comment: String,
     depth: usize,
 }
 
@@ -320,6 +326,11 @@ impl MoveText {
             }
             if self.in_comment {
                 self.in_comment = c != '}';
+                match c {
+                    '}' if self.depth == 0 => out.push(Token::Comment(std::mem::take(&mut self.comment))),
+                    '}' => self.comment.clear(),
+                    _ => self.comment.push(c),
+                }
                 continue;
             }
             match c {
@@ -369,6 +380,7 @@ pub fn read_games(text: &str) -> Vec<PgnGame> {
             result: None,
             tags: Vec::new(),
             moves: Vec::new(),
+            comments: Vec::new(),
             line,
         };
         match tag(trimmed).filter(|_| outside) {
@@ -385,14 +397,26 @@ pub fn read_games(text: &str) -> Vec<PgnGame> {
                 movetext.tokens(line, &mut tokens);
                 in_moves |= game.is_some() && !trimmed.is_empty();
                 for t in tokens {
+                    if let Token::Comment(c) = t {
+                        // A comment belongs to the move before it; others carry nothing we read.
+                        let last = game.as_mut().filter(|_| ended.is_none()).and_then(|g| g.comments.last_mut());
+                        if let Some(slot @ None) = last {
+                            *slot = Some(c.trim().to_string());
+                        }
+                        continue;
+                    }
                     if ended.is_some() {
                         finish(&mut game, ended.take());
                     }
                     let g = game.get_or_insert_with(|| new_game(n + 1));
                     in_moves = true;
                     match t {
-                        Token::Move(m) => g.moves.push(m.to_string()),
+                        Token::Move(m) => {
+                            g.moves.push(m.to_string());
+                            g.comments.push(None);
+                        }
                         Token::End(r) => ended = Some(r),
+                        Token::Comment(_) => {}
                     }
                 }
             }
