@@ -34,7 +34,7 @@ The files must hold the games of two engines.
 examples:
   chuhe stats samples/games.pgn                             # in the source directory
   chuhe stats samples/games.pgn -first Chuhe-B -sprt elo0=0 elo1=10 alpha=0.05 beta=0.05
-  chuhe stats games.pgn -clock
+  chuhe stats samples/clock.pgn -clock                     # 20+0.2 against 5+0.05
 ";
 
 /// Reads every file, then prints the score, Elo, LOS, draw ratio and (with `-sprt`) LLR lines.
