@@ -834,11 +834,24 @@ fn latency_is_charged_to_the_clock() {
     let out = match_ok(&args);
     assert!(out.contains("Finished game 1 (A vs B): 0-1 {Red loses on time}"), "{out}");
     // Within the margin it plays on, and its clock is charged the latency on each move.
-    let log = temp("latency.log", "");
-    let mut args = fake_with("A", "ucci", &script(SHUFFLE), "tc=30 timemargin=20000 latency=1000");
-    args.extend(fake_with("B", "ucci", &script(SHUFFLE), "tc=30 timemargin=20000"));
-    args.extend(words(&format!("{base} -debug file={}", log.display())));
+    let (log, pgn) = (temp("latency.log", ""), temp("latency.pgn", ""));
+    std::fs::remove_file(&pgn).unwrap();
+    let scored = format!("{} --score 10", script(SHUFFLE));
+    let mut args = fake_with("A", "ucci", &scored, "tc=30 timemargin=20000 latency=3000");
+    args.extend(fake_with("B", "ucci", &scored, "tc=30 timemargin=20000"));
+    args.extend(words(&format!("{base} -debug file={} -pgnout {}", log.display(), pgn.display())));
     let out = match_ok(&args);
+    // The PGN's move times are what each clock was charged, so `stats -clock` agrees with it.
+    let text = std::fs::read_to_string(&pgn).unwrap();
+    let secs: Vec<f64> = text
+        .split('{')
+        .skip(1)
+        .filter_map(|c| c.split('}').next()?.split(' ').nth(1)?.strip_suffix('s')?.parse().ok())
+        .collect();
+    assert_eq!(secs.len(), 8, "{text}");
+    for (ply, s) in secs.iter().enumerate() {
+        assert_eq!(*s >= 3.0, ply % 2 == 0, "ply {ply}: {s}s\n{text}");
+    }
     assert_eq!(repetition_draws(&out), 1, "{out}");
     let log = std::fs::read_to_string(&log).unwrap();
     let times = |name| -> Vec<u64> {
@@ -851,6 +864,6 @@ fn latency_is_charged_to_the_clock() {
     let a = times("A");
     assert_eq!((a.len(), a[0]), (4, 30_000), "{log}");
     for (n, t) in a.iter().enumerate() {
-        assert!(*t <= 30_000 - 1000 * n as u64, "move {n}: {t}\n{log}");
+        assert!(*t <= 30_000 - 3000 * n as u64, "move {n}: {t}\n{log}");
     }
 }

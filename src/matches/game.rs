@@ -89,6 +89,8 @@ pub struct Thinking {
     pub depth: Option<u32>,
     /// Milliseconds it took.
     pub ms: u64,
+    /// The runner's `latency=`, charged to its clock on top of `ms`.
+    pub latency_ms: u64,
     /// CPU milliseconds its process used meanwhile, where known.
     pub cpu_ms: Option<u64>,
 }
@@ -371,6 +373,7 @@ impl Board {
             eval: reply.eval,
             depth: reply.depth,
             ms: reply.elapsed_ms,
+            latency_ms: seat.cfg.latency_ms,
             cpu_ms: reply.cpu_ms,
         }));
         if reply.draw {

@@ -45,7 +45,8 @@ pub fn time_control(limit: Limit) -> String {
 }
 
 /// A move's comment as cutechess-cli writes it, `{+0.35/12 1.2s}` (score in pawns from the
-/// mover's side, `+M5`/`-M5` for mates in moves, depth, time); none without a score.
+/// mover's side, `+M5`/`-M5` for mates in moves, depth, time charged to its clock with any
+/// `latency=`); none without a score.
 pub fn move_comment(t: &Thinking) -> Option<String> {
     let score = match t.eval? {
         Eval::Cp(cp) => {
@@ -62,7 +63,7 @@ pub fn move_comment(t: &Thinking) -> Option<String> {
         Eval::Mate(n) => format!("-M{}", n.unsigned_abs()),
     };
     let depth = t.depth.map(|d| format!("/{d}")).unwrap_or_default();
-    Some(format!("{{{score}{depth} {}}}", short_seconds(t.ms)))
+    Some(format!("{{{score}{depth} {}}}", short_seconds(t.ms + t.latency_ms)))
 }
 
 /// Milliseconds as seconds with three significant digits at most: `1.23s`, `0.29s`, `12.3s`.
@@ -480,7 +481,13 @@ mod tests {
             start: black_first,
             standard: false,
             moves: vec![Move::parse("e9e8").unwrap()],
-            thinking: vec![Some(Thinking { eval: Some(Eval::Cp(-35)), depth: Some(12), ms: 1234, cpu_ms: None })],
+            thinking: vec![Some(Thinking {
+                eval: Some(Eval::Cp(-35)),
+                depth: Some(12),
+                ms: 1234,
+                latency_ms: 0,
+                cpu_ms: None,
+            })],
             result: GameResult::Draw,
             reason: "x".into(),
             termination: Termination::Rules,
@@ -565,13 +572,15 @@ mod tests {
         assert_eq!(time_control(Limit::MoveTime(2_000)), "2/move");
         assert_eq!(time_control(Limit::Nodes(1000)), "inf");
         assert_eq!(time_control(Limit::Depth(5)), "inf");
-        let c = |eval, depth, ms| move_comment(&Thinking { eval, depth, ms, cpu_ms: None });
+        let c = |eval, depth, ms| move_comment(&Thinking { eval, depth, ms, latency_ms: 0, cpu_ms: None });
         assert_eq!(c(Some(Eval::Cp(35)), Some(12), 1_200).unwrap(), "{+0.35/12 1.2s}");
         assert_eq!(c(Some(Eval::Cp(-1205)), Some(3), 290).unwrap(), "{-12.05/3 0.29s}");
         assert_eq!(c(Some(Eval::Cp(0)), Some(1), 0).unwrap(), "{0.00/1 0s}");
         assert_eq!(c(Some(Eval::Mate(5)), Some(20), 12_345).unwrap(), "{+M5/20 12.3s}");
         assert_eq!(c(Some(Eval::Mate(-2)), None, 123_456).unwrap(), "{-M2 123s}");
         assert_eq!(c(None, Some(5), 100), None);
+        let lagged = Thinking { eval: Some(Eval::Cp(1)), depth: Some(9), ms: 240, latency_ms: 50, cpu_ms: None };
+        assert_eq!(move_comment(&lagged).unwrap(), "{+0.01/9 0.29s}");
     }
 
     #[test]

@@ -37,7 +37,8 @@ impl TimeManager {
         let Some(time) = limits.time_ms else {
             return (None, None);
         };
-        // Keep the overhead for every move still to play before the control, at least 1.
+        // The overhead comes off once: the clock the GUI sends already shows what earlier
+        // moves' transport cost, so later budgets shrink with it.
         let mtg = limits.movestogo.map_or(p.tm_moves_to_go as u64, |m| m.clamp(1, 60) as u64);
         let avail = time.saturating_sub(overhead).max(1);
         let ideal = avail / mtg + limits.inc_ms * p.tm_inc_pct as u64 / 100;

@@ -133,7 +133,7 @@ impl Play {
             });
         };
         self.game.play(mv).map_err(|_| End::illegal(mv))?;
-        let thinking = Thinking { eval: Some(eval(r.score)), depth: Some(r.depth), ms, cpu_ms: None };
+        let thinking = Thinking { eval: Some(eval(r.score)), depth: Some(r.depth), ms, latency_ms: 0, cpu_ms: None };
         self.thinking.push(Some(thinking));
         let note = format!("{} for Chuhe, depth {}, {:.1}s", score_text(r.score), r.depth, ms as f64 / 1000.0);
         self.charge(side, ms)?;
