@@ -1,6 +1,7 @@
 //! `chuhe match` driven through the real binary, against scripted fake engines
 //! (tests/fixtures/fake_engine.py) and against Chuhe itself.
 
+use chuhe::matches::clock::comment_ms;
 use std::io::Read;
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
@@ -843,14 +844,10 @@ fn latency_is_charged_to_the_clock() {
     let out = match_ok(&args);
     // The PGN's move times are what each clock was charged, so `stats -clock` agrees with it.
     let text = std::fs::read_to_string(&pgn).unwrap();
-    let secs: Vec<f64> = text
-        .split('{')
-        .skip(1)
-        .filter_map(|c| c.split('}').next()?.split(' ').nth(1)?.strip_suffix('s')?.parse().ok())
-        .collect();
-    assert_eq!(secs.len(), 8, "{text}");
-    for (ply, s) in secs.iter().enumerate() {
-        assert_eq!(*s >= 3.0, ply % 2 == 0, "ply {ply}: {s}s\n{text}");
+    let times: Vec<u64> = text.split('{').skip(1).filter_map(|c| comment_ms(c.split('}').next()?)).collect();
+    assert_eq!(times.len(), 8, "{text}");
+    for (ply, ms) in times.iter().enumerate() {
+        assert_eq!(*ms >= 3000, ply % 2 == 0, "ply {ply}: {ms} ms\n{text}");
     }
     assert_eq!(repetition_draws(&out), 1, "{out}");
     let log = std::fs::read_to_string(&log).unwrap();
