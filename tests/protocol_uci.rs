@@ -4,6 +4,7 @@
 mod common;
 
 use chuhe::board::Position;
+use chuhe::protocol::options::DEFAULT_MOVE_OVERHEAD_MS;
 use common::*;
 use std::time::{Duration, Instant};
 
@@ -91,12 +92,12 @@ fn the_movers_clock_is_used() {
 #[test]
 fn movetime_is_respected() {
     let mut e = uci();
-    // The whole move time less the 30 ms default Move Overhead is used (a lower bound holds on
-    // any machine); ignoring the move time, depth 100 would never end.
+    // The whole move time less the default Move Overhead is used (a lower bound holds on any
+    // machine); ignoring the move time, depth 100 would never end.
     let t = Instant::now();
     let best = e.go("go movetime 300 depth 100");
     assert!(best.starts_with("bestmove "), "{best}");
-    assert!(t.elapsed() >= Duration::from_millis(300 - 30), "{:?}", t.elapsed());
+    assert!(t.elapsed() >= Duration::from_millis(300 - DEFAULT_MOVE_OVERHEAD_MS), "{:?}", t.elapsed());
 }
 
 #[test]

@@ -60,7 +60,7 @@ fn handshake_announces_the_features() {
         "memory=1",
         "smp=1",
         "option=\"MultiPV -spin 1 1 ",
-        "option=\"Move Overhead -spin 30 0 ",
+        "option=\"Move Overhead -spin 100 0 ",
         "option=\"Clear Hash -button\"",
     ] {
         assert!(lines.iter().any(|l| l.starts_with("feature ") && l.contains(f)), "{f} missing: {lines:?}");

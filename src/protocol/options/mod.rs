@@ -289,8 +289,9 @@ pub const MAX_HASH_MB: u64 = 4096;
 pub const MAX_THREADS: u64 = 64;
 /// Largest MultiPV accepted.
 pub const MAX_MULTIPV: u64 = 500;
-/// Default move overhead, ms.
-pub const DEFAULT_MOVE_OVERHEAD_MS: u64 = 30;
+/// Default move overhead, ms: a GUI's 50 ms transport delay plus the rare pause of a loaded or
+/// virtual machine (`docs/strength.md`, "Fixed time per move with a GUI-like 50 ms delay").
+pub const DEFAULT_MOVE_OVERHEAD_MS: u64 = 100;
 /// Largest move overhead accepted, ms.
 pub const MAX_MOVE_OVERHEAD_MS: u64 = 5000;
 
