@@ -14,7 +14,7 @@ pub struct TimeManager {
     pub soft_ms: Option<u64>,
     /// Never search past this.
     pub hard_ms: Option<u64>,
-    /// A fixed move time: use all of it.
+    /// A fixed move time, or the last move before a control: use all of the budget.
     pub exact: bool,
     /// No new iteration past this share of the target (percent).
     soft_pct: u64,
@@ -24,7 +24,9 @@ impl TimeManager {
     /// Limits for `limits`, starting now.
     pub fn new(limits: &Limits, p: &SearchParams) -> TimeManager {
         let (soft_ms, hard_ms) = Self::budget(limits, p);
-        let exact = limits.movetime_ms.is_some();
+        // `movestogo 1` is how UCCI sends a fixed time per move, and before a control the
+        // clock is about to be refilled: search to the hard limit, not just past an iteration.
+        let exact = limits.movetime_ms.is_some() || (limits.time_ms.is_some() && limits.movestogo == Some(1));
         TimeManager { start: Instant::now(), soft_ms, hard_ms, exact, soft_pct: p.tm_soft_pct as u64 }
     }
 
@@ -114,6 +116,10 @@ mod tests {
         let l = Limits { time_ms: Some(10_000), movestogo: Some(1), move_overhead_ms: 100, ..Limits::default() };
         let tm = TimeManager::new(&l, &SearchParams::DEFAULT);
         assert!(tm.hard_ms.unwrap() < 9_900 && tm.soft_ms.unwrap() > 5_000);
+        // ... and searches to that limit instead of stopping after an iteration.
+        assert!(tm.exact);
+        let l = Limits { movestogo: Some(2), ..l };
+        assert!(!TimeManager::new(&l, &SearchParams::DEFAULT).exact);
 
         assert_eq!(TimeManager::new(&Limits::default(), &SearchParams::DEFAULT).hard_ms, None);
     }
