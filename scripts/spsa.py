@@ -147,7 +147,8 @@ def main():
                 ak = a0[n] / (big_a + k + 1) ** alpha
                 rk = ak / ck[n] ** 2
                 theta[n] += rk * ck[n] * (w - l) * delta[n]
-                theta[n] = min(specs[n][2], max(specs[n][1], theta[n]))
+                # Kept at the log's precision, so a resumed run starts from exactly this state.
+                theta[n] = float(f"{min(specs[n][2], max(specs[n][1], theta[n])):.4f}")
             log.write(f"{k + 1},{w},{l},{d}," + ",".join(f"{theta[n]:.4f}" for n in names) + "\n")
             log.flush()
             print(f"iteration {k + 1}/{n_iter}: {w}-{l}-{d}  " + " ".join(f"{n}={theta[n]:.1f}" for n in names),
