@@ -178,3 +178,26 @@ fn bad_flags_give_one_line_and_status_2() {
         assert!(run.stdout.is_empty(), "{args:?}");
     }
 }
+
+#[test]
+fn relabel_rescores_the_same_games_and_the_stats_read_it() {
+    let bytes = generate("rl-in.bin", &["--seed", "21"]);
+    let (input, out) = (temp("rl-in.bin"), temp("rl-out.bin"));
+    let (i, o) = (input.to_str().unwrap(), out.to_str().unwrap());
+    let run = chuhe(&["datagen", "--relabel", i, "--out", o, "--depth", "3", "--threads", "2"]);
+    assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+    assert!(String::from_utf8_lossy(&run.stderr).contains("relabel: positions"), "progress line");
+    let (old, new) = (records(&bytes), records(&std::fs::read(&out).unwrap()));
+    assert_eq!(old.len(), new.len());
+    assert_eq!(games(&old).len(), games(&new).len(), "the same games");
+    for (a, b) in old.iter().zip(&new) {
+        assert_eq!((a.position.to_fen(), a.result, a.ply), (b.position.to_fen(), b.result, b.ply));
+    }
+    assert!(old.iter().zip(&new).any(|(a, b)| a.score != b.score), "new labels");
+    let stats = chuhe(&["datagen", "--stats", o]);
+    assert!(stats.status.success() && String::from_utf8_lossy(&stats.stdout).starts_with("files 1"));
+    // --limit cuts the input.
+    let run = chuhe(&["datagen", "--relabel", i, "--out", o, "--depth", "1", "--limit", "5"]);
+    assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+    assert_eq!(records(&std::fs::read(&out).unwrap()).len(), 5);
+}

@@ -1,9 +1,10 @@
 //! `chuhe datagen --out FILE [...]`: self-play training data; `chuhe datagen --stats FILE...`:
-//! what data files hold. See docs/training.md.
+//! what data files hold; `chuhe datagen --relabel FILE... --out FILE`: the same positions
+//! scored by another search budget. See docs/training.md.
 
 use super::args::take_list;
 use super::Args;
-use crate::datagen::{self, Adjudication, Config, MoveBudget, Progress, Stats};
+use crate::datagen::{self, Adjudication, Config, MoveBudget, Progress, RelabelConfig, Stats};
 use crate::matches::openings::load_openings;
 use std::io::IsTerminal;
 use std::time::{Duration, Instant};
@@ -19,6 +20,8 @@ usage:
                 [--max-start-score CP] [--max-plies N] [--hash MB] [--eval hand|nnue]
                 [--evalfile NET]
   chuhe datagen --stats FILE...
+  chuhe datagen --relabel FILE... --out FILE [--nodes N | --depth D] [--threads T]
+                [--hash MB] [--eval hand|nnue] [--evalfile NET] [--limit N]
 
 options (--name VALUE or --name=VALUE):
   --out FILE               the data file, created or truncated (required)
@@ -39,6 +42,10 @@ options (--name VALUE or --name=VALUE):
   --evalfile NET           play with this net file instead of the embedded one
   --stats FILE...          what data files hold: positions, results, endings, score histogram,
                            how the scores predict the results (calibration, K)
+  --relabel FILE...        score these files' positions again, each by a fresh search to
+                           --nodes/--depth (no history, cleared table; the same output for any
+                           --threads); positions, results and game marks are kept
+  --limit N                with --relabel: only the first N records (default: all)
 
 Writes 40 bytes per position in a versioned format (docs/training.md); progress on stderr.
 
@@ -46,6 +53,7 @@ examples:
   chuhe datagen --out data.bin --games 10 --threads 2 --seed 7
   chuhe datagen --out more.bin --games 10 --depth 4 --openings builtin --random-plies 4
   chuhe datagen --stats data.bin more.bin
+  chuhe datagen --relabel data.bin --out deeper.bin --nodes 20000 --threads 2
 ";
 
 /// Flags that take a value.
@@ -64,6 +72,7 @@ const VALUED: &[&str] = &[
     "hash",
     "eval",
     "evalfile",
+    "limit",
 ];
 
 /// How often a log (stderr not a terminal) gets a progress line.
@@ -82,28 +91,88 @@ pub fn run(args: &[String]) -> Result<(), String> {
         out!("{}{}", stats.report(), crate::fit::calibration_report(&stats.by_score));
         return Ok(());
     }
+    if let (Some(inputs), rest) = take_list(args, "relabel") {
+        return relabel(&inputs, &rest);
+    }
     let (cfg, out) = config(args)?;
+    if Args::parse(args, VALUED, &[])?.value("limit").is_some() {
+        return Err("--limit goes with --relabel".into());
+    }
     let file = std::fs::File::create(&out).map_err(|e| format!("cannot create '{out}': {e}"))?;
-    let live = std::io::stderr().is_terminal();
-    let tick = Duration::from_millis(if live { 250 } else { 1000 });
-    let mut logged = Instant::now();
     let threads = cfg.threads as f64;
     let line = |p: &Progress| {
-        let s = p.elapsed.as_secs();
         format!(
-            "datagen: games {}/{}  positions {} (of {} searched)  {:.1} positions/s ({:.1}/thread)  elapsed {}:{:02}:{:02}",
+            "datagen: games {}/{}  positions {} (of {} searched)  {:.1} positions/s ({:.1}/thread)  elapsed {}",
             p.games,
             p.total,
             p.positions,
             p.searched,
             p.rate(),
             p.rate() / threads,
-            s / 3600,
-            s / 60 % 60,
-            s % 60
+            clock(p.elapsed)
         )
     };
-    let shown = |p: &Progress| {
+    let (tick, shown) = reporter(line);
+    datagen::run(&cfg, std::io::BufWriter::new(file), tick, shown).map_err(|e| format!("writing '{out}': {e}"))?;
+    Ok(())
+}
+
+/// `--relabel FILE...` with the other flags in `rest`.
+fn relabel(inputs: &[String], rest: &[String]) -> Result<(), String> {
+    if inputs.is_empty() {
+        return Err("--relabel needs at least one FILE".into());
+    }
+    let a = Args::parse(rest, VALUED, &[])?;
+    for only_games in ["games", "seed", "random-plies", "openings", "keep", "max-start-score", "max-plies"] {
+        if a.value(only_games).is_some() {
+            return Err(format!("--{only_games} does not go with --relabel"));
+        }
+    }
+    let out = a.value("out").ok_or("--relabel needs --out FILE")?.to_string();
+    if inputs.contains(&out) {
+        return Err(format!("--out '{out}' is also an input"));
+    }
+    let d = Config::default();
+    let cfg = RelabelConfig {
+        budget: budget(&a)?,
+        threads: a.number("threads", 1, 256, Some(d.threads as u64))? as usize,
+        hash_mb: a.number("hash", 1, 4096, Some(d.hash_mb as u64))? as usize,
+        evaluator: a.evaluator()?,
+        limit: a.number("limit", 1, u64::MAX, Some(u64::MAX))?,
+    };
+    for path in inputs {
+        std::fs::metadata(path).map_err(|e| format!("cannot open '{path}': {e}"))?;
+    }
+    let file = std::fs::File::create(&out).map_err(|e| format!("cannot create '{out}': {e}"))?;
+    let threads = cfg.threads as f64;
+    let line = |p: &Progress| {
+        format!(
+            "relabel: positions {} (games begun {})  {:.1} positions/s ({:.1}/thread)  elapsed {}",
+            p.positions,
+            p.games,
+            p.rate(),
+            p.rate() / threads,
+            clock(p.elapsed)
+        )
+    };
+    let (tick, shown) = reporter(line);
+    datagen::relabel(&cfg, inputs, std::io::BufWriter::new(file), tick, shown).map_err(|e| format!("'{out}': {e}"))?;
+    Ok(())
+}
+
+/// `h:mm:ss`.
+fn clock(d: Duration) -> String {
+    let s = d.as_secs();
+    format!("{}:{:02}:{:02}", s / 3600, s / 60 % 60, s % 60)
+}
+
+/// The progress tick and printer: a line updated in place on a terminal, one every
+/// `LOG_EVERY` into a log, and always the last.
+fn reporter(line: impl Fn(&Progress) -> String) -> (Duration, impl FnMut(&Progress)) {
+    let live = std::io::stderr().is_terminal();
+    let tick = Duration::from_millis(if live { 250 } else { 1000 });
+    let mut logged = Instant::now();
+    let shown = move |p: &Progress| {
         if live {
             eprint!("\r\x1b[2K{}{}", line(p), if p.done { "\n" } else { "" });
         } else if p.done || logged.elapsed() >= LOG_EVERY {
@@ -111,8 +180,16 @@ pub fn run(args: &[String]) -> Result<(), String> {
             logged = Instant::now();
         }
     };
-    datagen::run(&cfg, std::io::BufWriter::new(file), tick, shown).map_err(|e| format!("writing '{out}': {e}"))?;
-    Ok(())
+    (tick, shown)
+}
+
+/// `--nodes N` or `--depth D` (default 5000 nodes).
+fn budget(a: &Args) -> Result<MoveBudget, String> {
+    Ok(match (a.value("nodes"), a.value("depth")) {
+        (Some(_), Some(_)) => return Err("give --nodes or --depth, not both".into()),
+        (None, Some(_)) => MoveBudget::Depth(a.number("depth", 1, 64, None)? as u32),
+        _ => MoveBudget::Nodes(a.number("nodes", 1, 1_000_000_000, Some(5000))?),
+    })
 }
 
 /// The run's configuration and output path from the flags.
@@ -120,11 +197,7 @@ fn config(args: &[String]) -> Result<(Config, String), String> {
     let a = Args::parse(args, VALUED, &[])?;
     let out = a.value("out").ok_or("--out FILE is required (or --stats FILE...)")?.to_string();
     let d = Config::default();
-    let budget = match (a.value("nodes"), a.value("depth")) {
-        (Some(_), Some(_)) => return Err("give --nodes or --depth, not both".into()),
-        (None, Some(_)) => MoveBudget::Depth(a.number("depth", 1, 64, None)? as u32),
-        _ => MoveBudget::Nodes(a.number("nodes", 1, 1_000_000_000, Some(5000))?),
-    };
+    let budget = budget(&a)?;
     let keep_all = match a.value("keep").unwrap_or("quiet") {
         "quiet" => false,
         "all" => true,

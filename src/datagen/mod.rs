@@ -4,14 +4,17 @@
 //!
 //! `play.rs` plays one game from its own seed; `run` here spreads games over threads and writes
 //! them in game order, so the output depends only on the configuration (seed included), not on
-//! the thread count or timing. `stats.rs` summarises data files.
+//! the thread count or timing. `relabel.rs` scores existing data again with another budget;
+//! `stats.rs` summarises data files.
 
 pub mod format;
 pub mod play;
+pub mod relabel;
 pub mod stats;
 
 pub use format::{End, FormatError, Header, Reader, Record, Writer, RECORD_SIZE};
 pub use play::{play_game, Adjudication, Config, GameRecord, MoveBudget};
+pub use relabel::{relabel, RelabelConfig};
 pub use stats::Stats;
 
 use crate::search::Engine;

@@ -5,7 +5,7 @@ use super::format::{
     End, Record, FLAG_CAPTURE, FLAG_DECISIVE, FLAG_GAME_START, FLAG_IN_CHECK, FLAG_NOT_QUIET, SCORE_LIMIT,
 };
 use crate::board::zobrist::{splitmix, Rng};
-use crate::board::{Color, Position};
+use crate::board::{Color, Move, Position};
 use crate::matches::openings::Opening;
 use crate::rules::{Game, GameResult};
 use crate::search::{Engine, Limits, Score, SearchRequest, SearchResult};
@@ -130,11 +130,29 @@ pub fn stored_score(score: Score) -> (i16, bool) {
 
 /// Searches the game's current position (one thread, the game's history for repetitions).
 fn search(engine: &mut Engine, game: &Game, budget: MoveBudget) -> SearchResult {
+    search_after(engine, game.start(), game.moves(), budget)
+}
+
+/// Searches the position after `moves` from `start` to `budget`.
+pub(crate) fn search_after(engine: &mut Engine, start: &Position, moves: &[Move], budget: MoveBudget) -> SearchResult {
     let limits = match budget {
         MoveBudget::Nodes(n) => Limits { nodes: Some(n), ..Limits::default() },
         MoveBudget::Depth(d) => Limits { depth: Some(d), ..Limits::default() },
     };
-    engine.search_collect(&SearchRequest::new(game.start(), game.moves(), limits)).0
+    engine.search_collect(&SearchRequest::new(start, moves, limits)).0
+}
+
+/// The record flags a search's verdict on `pos` gives: in check, best move a capture, score
+/// decisive, each also marking the position not quiet.
+pub(crate) fn quiet_flags(pos: &Position, best: Move, decisive: bool) -> u8 {
+    let mut flags = 0;
+    for (set, bit) in [(pos.in_check(), FLAG_IN_CHECK), (pos.is_capture(best), FLAG_CAPTURE), (decisive, FLAG_DECISIVE)]
+    {
+        if set {
+            flags |= bit | FLAG_NOT_QUIET;
+        }
+    }
+    flags
 }
 
 /// A varied start: an opening (or the start position), then random legal plies (stopping
@@ -213,14 +231,7 @@ pub fn play_game(engine: &mut Engine, cfg: &Config, index: u64) -> GameRecord {
         let pos = game.position().clone();
         let best = found.best.expect("an unfinished game has a legal move");
         let (score, decisive) = stored_score(found.score);
-        let mut flags = 0;
-        for (set, bit) in
-            [(pos.in_check(), FLAG_IN_CHECK), (pos.is_capture(best), FLAG_CAPTURE), (decisive, FLAG_DECISIVE)]
-        {
-            if set {
-                flags |= bit | FLAG_NOT_QUIET;
-            }
-        }
+        let mut flags = quiet_flags(&pos, best, decisive);
         let ply = game.moves().len() as u32;
         if flags == 0 || cfg.keep_all {
             if records.is_empty() {
