@@ -99,17 +99,15 @@ pub fn run(args: &[String]) -> Result<(), String> {
         return Err("--limit goes with --relabel".into());
     }
     let file = std::fs::File::create(&out).map_err(|e| format!("cannot create '{out}': {e}"))?;
-    let threads = cfg.threads as f64;
-    let line = |p: &Progress| {
+    let threads = cfg.threads;
+    let line = move |p: &Progress| {
         format!(
-            "datagen: games {}/{}  positions {} (of {} searched)  {:.1} positions/s ({:.1}/thread)  elapsed {}",
+            "datagen: games {}/{}  positions {} (of {} searched)  {}",
             p.games,
             p.total,
             p.positions,
             p.searched,
-            p.rate(),
-            p.rate() / threads,
-            clock(p.elapsed)
+            rate(p, threads)
         )
     };
     let (tick, shown) = reporter(line);
@@ -144,26 +142,20 @@ fn relabel(inputs: &[String], rest: &[String]) -> Result<(), String> {
         std::fs::metadata(path).map_err(|e| format!("cannot open '{path}': {e}"))?;
     }
     let file = std::fs::File::create(&out).map_err(|e| format!("cannot create '{out}': {e}"))?;
-    let threads = cfg.threads as f64;
-    let line = |p: &Progress| {
-        format!(
-            "relabel: positions {} (games begun {})  {:.1} positions/s ({:.1}/thread)  elapsed {}",
-            p.positions,
-            p.games,
-            p.rate(),
-            p.rate() / threads,
-            clock(p.elapsed)
-        )
+    let threads = cfg.threads;
+    let line = move |p: &Progress| {
+        format!("relabel: positions {} (games begun {})  {}", p.positions, p.games, rate(p, threads))
     };
     let (tick, shown) = reporter(line);
     datagen::relabel(&cfg, inputs, std::io::BufWriter::new(file), tick, shown).map_err(|e| format!("'{out}': {e}"))?;
     Ok(())
 }
 
-/// `h:mm:ss`.
-fn clock(d: Duration) -> String {
-    let s = d.as_secs();
-    format!("{}:{:02}:{:02}", s / 3600, s / 60 % 60, s % 60)
+/// The progress line's tail: positions a second (in all and per thread) and `elapsed h:mm:ss`.
+fn rate(p: &Progress, threads: usize) -> String {
+    let s = p.elapsed.as_secs();
+    let (all, each) = (p.rate(), p.rate() / threads as f64);
+    format!("{all:.1} positions/s ({each:.1}/thread)  elapsed {}:{:02}:{:02}", s / 3600, s / 60 % 60, s % 60)
 }
 
 /// The progress tick and printer: a line updated in place on a terminal, one every

@@ -79,6 +79,15 @@ pub fn read_quiet(paths: &[String], limit: usize, mut keep: impl FnMut(&Record, 
     Ok(skipped)
 }
 
+/// A worker thread's engine: one search thread, its own table, the run's evaluation.
+pub(crate) fn worker_engine(hash_mb: usize, evaluator: &crate::eval::Evaluator) -> Engine {
+    let mut engine = Engine::new();
+    engine.set_threads(1);
+    engine.set_hash_mb(hash_mb);
+    engine.set_evaluator(evaluator.clone());
+    engine
+}
+
 /// The header a run with `cfg` writes.
 pub fn header(cfg: &Config) -> Header {
     let (nodes, depth) = match cfg.budget {
@@ -111,10 +120,7 @@ pub fn run(cfg: &Config, out: impl Write, tick: Duration, mut progress: impl FnM
         for _ in 0..cfg.threads.max(1) {
             let (tx, next_game, abort) = (tx.clone(), &next_game, &abort);
             scope.spawn(move || {
-                let mut engine = Engine::new();
-                engine.set_threads(1);
-                engine.set_hash_mb(cfg.hash_mb);
-                engine.set_evaluator(cfg.evaluator.clone());
+                let mut engine = worker_engine(cfg.hash_mb, &cfg.evaluator);
                 loop {
                     let i = next_game.fetch_add(1, Ordering::Relaxed);
                     if i >= cfg.games || abort.load(Ordering::Relaxed) {

@@ -79,10 +79,7 @@ pub fn relabel(
         for _ in 0..threads {
             let (job_rx, done_tx) = (&job_rx, done_tx.clone());
             scope.spawn(move || {
-                let mut engine = Engine::new();
-                engine.set_threads(1);
-                engine.set_hash_mb(cfg.hash_mb);
-                engine.set_evaluator(cfg.evaluator.clone());
+                let mut engine = super::worker_engine(cfg.hash_mb, &cfg.evaluator);
                 loop {
                     let job = job_rx.lock().map(|rx| rx.recv());
                     let Ok(Ok((i, batch))) = job else { break };
