@@ -95,9 +95,6 @@ pub fn run(args: &[String]) -> Result<(), String> {
         return relabel(&inputs, &rest);
     }
     let (cfg, out) = config(args)?;
-    if Args::parse(args, VALUED, &[])?.value("limit").is_some() {
-        return Err("--limit goes with --relabel".into());
-    }
     let file = std::fs::File::create(&out).map_err(|e| format!("cannot create '{out}': {e}"))?;
     let threads = cfg.threads;
     let line = move |p: &Progress| {
@@ -138,6 +135,7 @@ fn relabel(inputs: &[String], rest: &[String]) -> Result<(), String> {
         evaluator: a.evaluator()?,
         limit: a.number("limit", 1, u64::MAX, Some(u64::MAX))?,
     };
+    // Checked before --out is created, so a mistyped input leaves no empty output behind.
     for path in inputs {
         std::fs::metadata(path).map_err(|e| format!("cannot open '{path}': {e}"))?;
     }
@@ -188,6 +186,9 @@ fn budget(a: &Args) -> Result<MoveBudget, String> {
 fn config(args: &[String]) -> Result<(Config, String), String> {
     let a = Args::parse(args, VALUED, &[])?;
     let out = a.value("out").ok_or("--out FILE is required (or --stats FILE...)")?.to_string();
+    if a.value("limit").is_some() {
+        return Err("--limit goes with --relabel".into());
+    }
     let d = Config::default();
     let budget = budget(&a)?;
     let keep_all = match a.value("keep").unwrap_or("quiet") {

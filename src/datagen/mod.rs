@@ -88,12 +88,17 @@ pub(crate) fn worker_engine(hash_mb: usize, evaluator: &crate::eval::Evaluator) 
     engine
 }
 
-/// The header a run with `cfg` writes.
-pub fn header(cfg: &Config) -> Header {
-    let (nodes, depth) = match cfg.budget {
+/// A budget as the header's fields hold it: nodes (0 for a depth), depth (0 for nodes).
+pub(crate) fn budget_fields(budget: MoveBudget) -> (u32, u8) {
+    match budget {
         MoveBudget::Nodes(n) => (n.min(u32::MAX as u64) as u32, 0),
         MoveBudget::Depth(d) => (0, d.min(255) as u8),
-    };
+    }
+}
+
+/// The header a run with `cfg` writes.
+pub fn header(cfg: &Config) -> Header {
+    let (nodes, depth) = budget_fields(cfg.budget);
     Header {
         seed: cfg.seed,
         nodes,

@@ -36,10 +36,7 @@ pub struct RelabelConfig {
 /// The header a relabelled file starts with: the new budget, and every record kept (the new
 /// search may find a position not quiet; the readers skip those as usual).
 pub fn relabel_header(cfg: &RelabelConfig) -> Header {
-    let (nodes, depth) = match cfg.budget {
-        MoveBudget::Nodes(n) => (n.min(u32::MAX as u64) as u32, 0),
-        MoveBudget::Depth(d) => (0, d.min(255) as u8),
-    };
+    let (nodes, depth) = super::budget_fields(cfg.budget);
     Header { seed: 0, nodes, depth, random_plies: 0, keep_all: true, games: 0 }
 }
 
@@ -49,8 +46,9 @@ pub fn relabel_record(engine: &mut Engine, r: &Record, budget: MoveBudget) -> Re
     let found = search_after(engine, &r.position, &[], budget);
     let Some(best) = found.best else { return r.clone() };
     let (score, decisive) = stored_score(found.score);
-    let kept = r.flags & (FLAG_GAME_START | FLAG_BLACK_TO_MOVE);
-    Record { score, best, flags: kept | quiet_flags(&r.position, best, decisive), ..r.clone() }
+    // A decoded record holds its flag byte whole, the side-to-move bit with it.
+    let flags = (r.flags & (FLAG_GAME_START | FLAG_BLACK_TO_MOVE)) | quiet_flags(&r.position, best, decisive);
+    Record { score, best, flags, ..r.clone() }
 }
 
 /// Reads the records of `inputs` (in order, at most `cfg.limit`), relabels them on
@@ -208,8 +206,7 @@ mod tests {
         assert_eq!(one, relabelled(&input, 3, budget, limit), "the thread count changed the output");
         let new = records(&one);
         assert_eq!(new.len() as u64, limit);
-        let mut engine = Engine::new();
-        engine.set_hash_mb(1);
+        let mut engine = crate::datagen::worker_engine(1, &Default::default());
         let mut changed = 0;
         for (n, o) in new.iter().zip(old.iter().cycle()) {
             assert_eq!(n.position.to_fen(), o.position.to_fen());
