@@ -234,7 +234,7 @@ fn sprt_stops_the_match_and_concurrency_plays_every_game() {
         &red_blunders,
         &red_blunders,
         "startpos\n",
-        "-games 2 -rounds 100 -sprt elo0=0 elo1=200 alpha=0.05 beta=0.05",
+        "-games 2 -rounds 100 -sprt elo0=0 elo1=200 alpha=0.05 beta=0.05 model=trinomial",
     );
     assert!(out.contains("- H0 was accepted"), "{out}");
     let finished = out.lines().filter(|l| l.starts_with("Finished game")).count();
@@ -246,6 +246,17 @@ fn sprt_stops_the_match_and_concurrency_plays_every_game() {
     assert_eq!(out.lines().filter(|l| l.starts_with("Finished game")).count(), 8, "{out}");
     assert!(out.contains("Score of A vs B: 4 - 4 - 0  [0.500] 8"), "{out}");
     assert!(out.contains("Elo difference: 0.0 +/- "), "{out}");
+    // Every pair is 1-1: four pairs of one point, and the pentanomial SPRT (the default) sees
+    // no variance and so no evidence, where the games alone would have decided.
+    assert!(out.contains("Ptnml(0-2): [0, 0, 4, 0, 0]"), "{out}");
+    let out = fake_match(
+        &red_blunders,
+        &red_blunders,
+        "startpos\n",
+        "-games 2 -rounds 10 -sprt elo0=0 elo1=200 alpha=0.05 beta=0.05",
+    );
+    assert_eq!(out.lines().filter(|l| l.starts_with("Finished game")).count(), 20, "{out}");
+    assert!(out.contains("SPRT: llr 0.000 (0.0%), lbound -2.944, ubound 2.944, over 10 pairs"), "{out}");
 }
 
 #[test]
@@ -330,10 +341,11 @@ fn shards_together_play_the_whole_match_and_stats_merge_them() {
     };
     let whole_pgn = temp("whole.pgn", "");
     let whole = run("", &whole_pgn);
-    let shard_pgns: Vec<PathBuf> = (1..=4).map(|k| temp(&format!("shard{k}.pgn"), "")).collect();
+    // Three shards of two games: whole pairs each, so the merged pentanomial is the match's.
+    let shard_pgns: Vec<PathBuf> = (1..=3).map(|k| temp(&format!("shard{k}.pgn"), "")).collect();
     let mut lines = Vec::new();
     for (k, pgn) in shard_pgns.iter().enumerate() {
-        lines.extend(game_lines(&run(&format!("-shard {}/4", k + 1), pgn)));
+        lines.extend(game_lines(&run(&format!("-shard {}/3", k + 1), pgn)));
     }
     lines.sort();
     assert_eq!(lines, game_lines(&whole));
@@ -347,10 +359,11 @@ fn shards_together_play_the_whole_match_and_stats_merge_them() {
     assert_eq!(merged, stats(&[whole_pgn], sprt));
     // The same lines the runner ended the whole match with.
     let tail: Vec<&str> =
-        whole.lines().filter(|l| l.starts_with("Score of") || l.starts_with("Elo") || l.starts_with("SPRT")).collect();
-    let tail = tail[tail.len() - 3..].join("\n") + "\n";
+        whole.lines().filter(|l| ["Score of", "Elo", "Ptnml", "SPRT"].iter().any(|w| l.starts_with(w))).collect();
+    let tail = tail[tail.len() - 4..].join("\n") + "\n";
     assert_eq!(merged, tail);
     assert!(merged.starts_with("Score of A vs B: 0 - 3 - 3  [0.250] 6\n"), "{merged}");
+    assert!(merged.contains("\nPtnml(0-2): [0, 3, 0, 0, 0], "), "{merged}");
 }
 
 #[test]
@@ -367,6 +380,36 @@ fn stats_reads_other_tools_pgn_and_refuses_bad_input() {
         "{out}"
     );
     assert!(stats(std::slice::from_ref(&pgn), "-first Y").contains("Score of Y vs X: 0 - 1 - 1  [0.250] 2"));
+    // [Round] pairs the games of one file: round 1 a pair (X 1½ points), round 2 too (X 1),
+    // round 3 has one game and round 4 the same colours twice, so those three stand alone.
+    let game = |round: u32, red: &str, black: &str, result: &str| {
+        format!("[Round \"{round}\"]\n[Red \"{red}\"]\n[Black \"{black}\"]\n[Result \"{result}\"]\n{result}\n\n")
+    };
+    let rounds = temp(
+        "rounds.pgn",
+        &[
+            game(1, "X", "Y", "1-0"),
+            game(2, "Y", "X", "1-0"),
+            game(1, "Y", "X", "1/2-1/2"),
+            game(2, "X", "Y", "1-0"),
+            game(3, "X", "Y", "1-0"),
+            game(4, "X", "Y", "0-1"),
+            game(4, "X", "Y", "0-1"),
+        ]
+        .concat(),
+    );
+    let sprt = "-sprt elo0=0 elo1=10 alpha=0.05 beta=0.05";
+    let out = stats(std::slice::from_ref(&rounds), sprt);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines[0], "games outside a colour-swapped pair (not in Ptnml): 3", "{out}");
+    assert_eq!(lines[1], "Score of X vs Y: 3 - 3 - 1  [0.500] 7", "{out}");
+    assert!(lines[3].starts_with("Ptnml(0-2): [0, 0, 1, 1, 0], Elo error from pairs: +/- "), "{out}");
+    assert!(lines[4].ends_with(", over 2 pairs"), "{out}");
+    let tri = stats(std::slice::from_ref(&rounds), &format!("{sprt} model=trinomial"));
+    assert!(tri.lines().last().unwrap().ends_with("ubound 2.944"), "{tri}");
+    // A second file's round 1 is another pair, not round 1 of the first.
+    let again = stats(&[rounds.clone(), rounds], sprt);
+    assert!(again.contains("Ptnml(0-2): [0, 0, 2, 2, 0]"), "{again}");
     let three = temp(
         "three.pgn",
         "[Red \"X\"]\n[Black \"Y\"]\n[Result \"1-0\"]\n\n[Red \"X\"]\n[Black \"Z\"]\n[Result \"1-0\"]\n",

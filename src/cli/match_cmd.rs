@@ -6,7 +6,7 @@ use crate::matches::game::{Adjudication, DrawRule, ResignRule};
 use crate::matches::openings::{load_openings, Opening};
 use crate::matches::ranks::Ranks;
 use crate::matches::scheduler::{run_match, DebugTo, MatchConfig};
-use crate::matches::stats::Sprt;
+use crate::matches::stats::{Sprt, SprtModel};
 use std::io::IsTerminal;
 
 /// One line for `chuhe --help`.
@@ -19,7 +19,8 @@ usage:
               [-engine ...]... [-tournament round-robin] [-each KEY=VALUE...]
               [-games N] [-rounds N] [-concurrency N] [-debug [file=F]]
               [-openings file=F [order=sequential|random] [start=N]] [-repeat [N]] [-srand N]
-              [-pgnout FILE] [-sprt elo0=E elo1=E alpha=A beta=B] [-ratinginterval N]
+              [-pgnout FILE] [-sprt elo0=E elo1=E alpha=A beta=B [model=M]]
+              [-ratinginterval N]
               [-resign movecount=N score=CP] [-draw movenumber=N movecount=N score=CP]
               [-shard K/N] [-event NAME]
 
@@ -58,6 +59,10 @@ match:
   -shard K/N          play only the K-th of N slices of the games (see docs/big-matches.md)
   -ratinginterval N   print Elo and SPRT every N games (default 10) and at the end
   -sprt elo0=E elo1=E alpha=A beta=B   stop when the test decides (defaults 0, 5, 0.05, 0.05)
+      model=pentanomial|trinomial   with -games 2 a sample is a game pair, counted by
+                      its points 0, 1/2, 1, 3/2, 2 (the 'Ptnml(0-2)' line; the default), or
+                      each game alone as cutechess-cli counts (trinomial); with other -games
+                      always games
   -resign movecount=N score=CP   an engine at or below -CP on N moves in a row loses
                       (defaults 3 and 1000)
   -draw movenumber=M movecount=N score=CP   from move M, both within +-CP for N moves each:
@@ -496,10 +501,18 @@ fn parse_shard(v: &str) -> Result<(usize, usize), String> {
     }
 }
 
-/// `-sprt elo0=E elo1=E alpha=A beta=B`.
+/// `-sprt elo0=E elo1=E alpha=A beta=B [model=pentanomial|trinomial]`.
 pub(super) fn parse_sprt(words: &[String]) -> Result<Sprt, String> {
-    let mut s = Sprt { elo0: 0.0, elo1: 5.0, alpha: 0.05, beta: 0.05 };
+    let mut s = Sprt { elo0: 0.0, elo1: 5.0, alpha: 0.05, beta: 0.05, model: SprtModel::Pentanomial };
     for (k, v) in pairs("sprt", words)? {
+        if k == "model" {
+            s.model = match v.as_str() {
+                "pentanomial" => SprtModel::Pentanomial,
+                "trinomial" => SprtModel::Trinomial,
+                _ => return Err(format!("-sprt model: '{v}' is not pentanomial or trinomial")),
+            };
+            continue;
+        }
         let x: f64 = number(&format!("-sprt {k}"), &v)?;
         match k.as_str() {
             "elo0" => s.elo0 = x,
@@ -573,7 +586,14 @@ mod tests {
         assert_eq!(cfg.engines[0].options, vec![("hashsize".to_string(), "64".to_string())]);
         assert_eq!(cfg.engines[1].limit, Limit::Clock { moves: 0, base_ms: 10_000, inc_ms: 100 });
         assert_eq!((cfg.games, cfg.rounds, cfg.concurrency, cfg.repeat), (2, 100, 2, 2));
-        assert_eq!(cfg.sprt, Some(Sprt { elo0: 0.0, elo1: 10.0, alpha: 0.05, beta: 0.05 }));
+        let sprt = Sprt { elo0: 0.0, elo1: 10.0, alpha: 0.05, beta: 0.05, model: SprtModel::Pentanomial };
+        assert_eq!(cfg.sprt, Some(sprt));
+        let tri = parse_sprt(&words("elo0=-5 elo1=0 model=trinomial")).unwrap();
+        assert_eq!(tri, Sprt { elo0: -5.0, elo1: 0.0, model: SprtModel::Trinomial, ..sprt });
+        assert_eq!(
+            parse_sprt(&words("model=binomial")),
+            Err("-sprt model: 'binomial' is not pentanomial or trinomial".to_string())
+        );
         assert_eq!(cfg.adjudication.resign, Some(ResignRule { movecount: 5, score: 800 }));
         assert_eq!(cfg.adjudication.draw, Some(DrawRule { movenumber: 40, movecount: 8, score: 10 }));
         assert!(cfg.openings.len() >= 50);

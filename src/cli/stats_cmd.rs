@@ -7,7 +7,8 @@ use crate::matches::clock::ClockUse;
 use crate::matches::engine::Limit;
 use crate::matches::pgn::{read_file, read_games, PgnGame};
 use crate::matches::scheduler::{rating_lines, score_line};
-use crate::matches::stats::{Sprt, Tally};
+use crate::matches::stats::{first_score, Pairs, Sprt, Tally};
+use std::collections::HashMap;
 
 /// One line for `chuhe --help`.
 pub(super) const ABOUT: &str = "score, Elo, LOS and SPRT over PGN files (e.g. the shards of one match)";
@@ -15,11 +16,13 @@ pub(super) const ABOUT: &str = "score, Elo, LOS and SPRT over PGN files (e.g. th
 /// `chuhe stats --help`.
 pub(super) const HELP: &str = "\
 usage:
-  chuhe stats FILE.pgn... [-sprt elo0=E elo1=E alpha=A beta=B] [-first NAME] [-clock]
+  chuhe stats FILE.pgn... [-sprt elo0=E elo1=E alpha=A beta=B [model=M]] [-first NAME] [-clock]
 
 options (cutechess-cli style, as chuhe match):
   -sprt elo0=E elo1=E alpha=A beta=B   also the SPRT line: log-likelihood ratio and bounds
                                        (defaults elo0=0 elo1=5 alpha=0.05 beta=0.05)
+      model=pentanomial|trinomial   count the colour-swapped pairs (default, when the
+                      games come in pairs) or each game alone
   -first NAME      the engine whose score is given (default: the first game's Red)
   -clock           also each engine's clock use, from the move comments' times ({+0.35/12
                    1.2s}) and [TimeControl]: seconds a game, the share of its clock (base per
@@ -29,7 +32,10 @@ options (cutechess-cli style, as chuhe match):
 Prints chuhe match's summary lines (score, Elo with its 95% error bar, LOS, draw ratio, and
 SPRT with -sprt) over every game of the files: the shards of one match, or Chinese-chess PGN
 from other tools ([Red] or [White], [Black], [Result]; '*' games are skipped and counted).
-The files must hold the games of two engines.
+The files must hold the games of two engines. A pair is the two finished games of one
+[Round] in one file with the colours swapped (chuhe match -games 2, cutechess-cli alike):
+with pairs, a 'Ptnml(0-2)' line counts them by the first engine's points, and the SPRT
+counts pairs; games outside a pair are counted on their own line.
 
 examples:
   chuhe stats samples/games.pgn                             # in the source directory
@@ -63,16 +69,18 @@ pub fn run(args: &[String]) -> Result<(), String> {
         return Err("no PGN files given (see --help)".into());
     }
     let mut games = Vec::new();
-    for f in &files {
-        games.extend(read_games(&read_file(f)?));
+    for (i, f) in files.iter().enumerate() {
+        games.extend(read_games(&read_file(f)?).into_iter().map(|g| (i, g)));
     }
-    let Some(opening) = games.first() else { return Err("no games in the PGN files".into()) };
+    let Some((_, opening)) = games.first() else { return Err("no games in the PGN files".into()) };
     let a = first.unwrap_or_else(|| opening.red.clone());
-    let b = games.iter().flat_map(|g| [&g.red, &g.black]).find(|n| **n != a).cloned();
+    let b = games.iter().flat_map(|(_, g)| [&g.red, &g.black]).find(|n| **n != a).cloned();
     let b = b.ok_or_else(|| format!("no games of '{a}' against another engine"))?;
     let mut tally = Tally::default();
     let mut unfinished = 0;
-    for g in &games {
+    // (file, [Round]) → the first engine's scores with the colours it had.
+    let mut rounds: HashMap<(usize, &str), Vec<(f64, bool)>> = HashMap::new();
+    for (file, g) in &games {
         let first_red = match (g.red == a, g.black == a) {
             (true, false) if g.black == b => true,
             (false, true) if g.red == b => false,
@@ -84,19 +92,38 @@ pub fn run(args: &[String]) -> Result<(), String> {
             }
         };
         match g.result {
-            Some(r) => tally.record(r, first_red),
+            Some(r) => {
+                tally.record(r, first_red);
+                if let Some(round) = g.tag("Round").filter(|r| !matches!(*r, "" | "?" | "-")) {
+                    rounds.entry((*file, round)).or_default().push((first_score(r, first_red), first_red));
+                }
+            }
             None => unfinished += 1,
+        }
+    }
+    let mut pairs = Pairs::default();
+    for scores in rounds.values() {
+        if let [(x, x_red), (y, y_red)] = scores[..] {
+            if x_red != y_red {
+                pairs.record(x, y);
+            }
         }
     }
     if unfinished > 0 {
         outln!("unfinished games skipped: {unfinished}");
     }
+    let unpaired = tally.games() - 2 * pairs.pairs();
+    if pairs.pairs() > 0 && unpaired > 0 {
+        outln!("games outside a colour-swapped pair (not in Ptnml): {unpaired}");
+    }
     outln!("{}", score_line([&a, &b], &tally));
-    for line in rating_lines(&tally, sprt.as_ref()) {
+    let pairs = Some(&pairs).filter(|p| p.pairs() > 0);
+    for line in rating_lines(&tally, pairs, sprt.as_ref()) {
         outln!("{line}");
     }
     if clock {
         outln!("clock use (from the move comments' times):");
+        let games: Vec<PgnGame> = games.into_iter().map(|(_, g)| g).collect();
         for line in clock_lines(&games, [&a, &b])? {
             outln!("  {line}");
         }

@@ -7,7 +7,7 @@ use super::engine::{DebugLog, EngineConfig, EngineProcess};
 use super::game::{play_game, Adjudication, GameRecord, Seat, Thinking};
 use super::openings::Opening;
 use super::pgn::{time_control, today, write_game, PgnHeader};
-use super::stats::{Sprt, SprtDecision, Tally};
+use super::stats::{first_score, Pairs, Sprt, SprtDecision, Tally};
 use super::table::cross_table;
 use crate::board::Color;
 use std::io::Write;
@@ -157,6 +157,10 @@ struct Reporter<'a> {
     date: String,
     /// Per pair, from its first engine's side.
     tallies: Vec<Tally>,
+    /// A two-engine match of two games a round: its finished colour-swapped pairs.
+    pentanomial: Option<Pairs>,
+    /// Rounds with one game finished: the first engine's score in it.
+    half_pairs: std::collections::HashMap<usize, f64>,
     since_rating: usize,
     /// Set once the SPRT decides; later results do not count.
     decision: Option<SprtDecision>,
@@ -186,6 +190,8 @@ impl<'a> Reporter<'a> {
             names: cfg.engines.iter().map(|e| e.name.as_str()).collect(),
             time_controls: cfg.engines.iter().map(|e| time_control(e.limit)).collect(),
             tallies: vec![Tally::default(); pairs.len()],
+            pentanomial: (cfg.engines.len() == 2 && cfg.games == 2).then(Pairs::default),
+            half_pairs: std::collections::HashMap::new(),
             pairs,
             total: cfg.total_games(),
             planned: cfg.game_range().len(),
@@ -247,6 +253,13 @@ impl<'a> Reporter<'a> {
         let (red, black) = self.players(i);
         let spot = self.cfg.spot(i);
         self.tallies[spot.pair].record(rec.result, spot.first_red);
+        if let Some(p) = self.pentanomial.as_mut() {
+            let score = first_score(rec.result, spot.first_red);
+            match self.half_pairs.remove(&spot.round) {
+                Some(other) => p.record(other, score),
+                None => _ = self.half_pairs.insert(spot.round, score),
+            }
+        }
         self.count_cpu(spot.red, spot.black, rec);
         self.say(&format!("Finished game {} ({red} vs {black}): {} {{{}}}", i + 1, rec.result, rec.reason));
         let t = self.tallies[spot.pair];
@@ -259,7 +272,7 @@ impl<'a> Reporter<'a> {
             .cfg
             .sprt
             .filter(|_| self.cfg.shard.is_none() && !self.tournament())
-            .map(|s| s.decision(&t))
+            .map(|s| s.decision(s.sample(&t, self.pentanomial.as_ref())))
             .filter(|&d| d != SprtDecision::Continue);
         if self.since_rating >= self.cfg.rating_interval.max(1) || decided.is_some() {
             self.since_rating = 0;
@@ -292,7 +305,7 @@ impl<'a> Reporter<'a> {
         let lines = if self.tournament() {
             cross_table(&self.names, &self.pairs, &self.tallies)
         } else {
-            rating_lines(&self.tallies[0], self.cfg.sprt.as_ref())
+            rating_lines(&self.tallies[0], self.pentanomial.as_ref(), self.cfg.sprt.as_ref())
         };
         for line in lines {
             self.say(&line);
@@ -376,7 +389,8 @@ impl<'a> Reporter<'a> {
         self.say("Finished match");
         let _ = self.out.flush();
         let sprt = self.cfg.sprt.filter(|_| !self.tournament());
-        let sprt = sprt.map(|s| self.decision.unwrap_or(s.decision(&self.tallies[0])));
+        let sample = |s: Sprt| s.sample(&self.tallies[0], self.pentanomial.as_ref());
+        let sprt = sprt.map(|s| self.decision.unwrap_or(s.decision(sample(s))));
         MatchSummary { tallies: self.tallies, sprt }
     }
 }
@@ -387,8 +401,9 @@ pub fn score_line(names: [&str; 2], t: &Tally) -> String {
     format!("Score of {a} vs {b}: {} - {} - {}  [{:.3}] {}", t.wins, t.losses, t.draws, t.score(), t.games())
 }
 
-/// The Elo / LOS / draw-ratio line and, with an SPRT, its line.
-pub fn rating_lines(t: &Tally, sprt: Option<&Sprt>) -> Vec<String> {
+/// The Elo / LOS / draw-ratio line, with colour-swapped pairs their pentanomial line, and
+/// with an SPRT its line (which says when it counts pairs).
+pub fn rating_lines(t: &Tally, pairs: Option<&Pairs>, sprt: Option<&Sprt>) -> Vec<String> {
     let mut lines = vec![format!(
         "Elo difference: {:.1} +/- {:.1}, LOS: {:.1} %, DrawRatio: {:.1} %",
         t.elo() + 0.0, // no "-0.0"
@@ -396,8 +411,13 @@ pub fn rating_lines(t: &Tally, sprt: Option<&Sprt>) -> Vec<String> {
         100.0 * t.los(),
         100.0 * t.draw_ratio()
     )];
+    if let Some(p) = pairs.filter(|p| p.pairs() > 0) {
+        let [a, b, c, d, e] = p.counts;
+        lines.push(format!("Ptnml(0-2): [{a}, {b}, {c}, {d}, {e}], Elo error from pairs: +/- {:.1}", p.elo_error()));
+    }
     if let Some(s) = sprt {
-        let llr = s.llr(t);
+        let sample = s.sample(t, pairs);
+        let llr = s.llr(sample);
         let bound = if llr >= 0.0 { s.upper_bound() } else { s.lower_bound() };
         let mut line = format!(
             "SPRT: llr {:.3} ({:.1}%), lbound {:.3}, ubound {:.3}",
@@ -406,7 +426,10 @@ pub fn rating_lines(t: &Tally, sprt: Option<&Sprt>) -> Vec<String> {
             s.lower_bound(),
             s.upper_bound()
         );
-        match s.decision(t) {
+        if let Some(p) = s.counted_pairs(pairs) {
+            line += &format!(", over {} pairs", p.pairs());
+        }
+        match s.decision(sample) {
             SprtDecision::AcceptH0 => line += " - H0 was accepted",
             SprtDecision::AcceptH1 => line += " - H1 was accepted",
             SprtDecision::Continue => {}
@@ -521,14 +544,22 @@ pub fn run_match(cfg: &MatchConfig, out: &mut dyn Write) -> Result<MatchSummary,
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::matches::stats::SprtModel;
 
     #[test]
     fn rating_lines_in_cutechess_words() {
         let t = Tally { wins: 60, losses: 40, draws: 100 };
-        let sprt = Sprt { elo0: 0.0, elo1: 10.0, alpha: 0.05, beta: 0.05 };
-        let lines = rating_lines(&t, Some(&sprt));
+        let sprt = Sprt { elo0: 0.0, elo1: 10.0, alpha: 0.05, beta: 0.05, model: SprtModel::Pentanomial };
+        let lines = rating_lines(&t, None, Some(&sprt));
         assert_eq!(lines[0], "Elo difference: 34.9 +/- 34.2, LOS: 97.7 %, DrawRatio: 50.0 %");
         assert_eq!(lines[1], "SPRT: llr 1.005 (34.1%), lbound -2.944, ubound 2.944");
+        // 214 games in 105 colour-swapped pairs: the pairs decide, and say so.
+        let (t, p) = (Tally { wins: 24, losses: 22, draws: 168 }, Pairs { counts: [1, 16, 69, 19, 0] });
+        let lines = rating_lines(&t, Some(&p), Some(&sprt));
+        assert_eq!(lines[1], "Ptnml(0-2): [1, 16, 69, 19, 0], Elo error from pairs: +/- 20.3");
+        assert_eq!(lines[2], "SPRT: llr -0.313 (10.6%), lbound -2.944, ubound 2.944, over 105 pairs");
+        let tri = Sprt { model: SprtModel::Trinomial, ..sprt };
+        assert_eq!(rating_lines(&t, Some(&p), Some(&tri))[2], "SPRT: llr -0.144 (4.9%), lbound -2.944, ubound 2.944");
         assert!(first_is_red(0) && !first_is_red(1));
     }
 
@@ -586,6 +617,52 @@ mod tests {
         // Each pair's k-th game has the same opening: round 0 uses opening 0, round 1 opening 1.
         assert!(spots[..6].iter().all(|s| s.opening == 0 && s.round == 0));
         assert!(spots[6..].iter().all(|s| s.opening == 1 && s.round == 1));
+    }
+
+    #[test]
+    fn pairs_decide_the_sprt_when_both_games_are_in() {
+        use crate::board::Position;
+        use crate::matches::game::Termination;
+        use crate::rules::GameResult;
+        let mut cfg = config(2, 2, 50, 2);
+        cfg.rating_interval = 1000;
+        cfg.sprt = Some(Sprt { elo0: 0.0, elo1: 200.0, alpha: 0.05, beta: 0.05, model: SprtModel::Pentanomial });
+        let record = |result| GameRecord {
+            start: Position::startpos(),
+            standard: true,
+            moves: vec![],
+            thinking: vec![],
+            result,
+            reason: String::new(),
+            termination: Termination::Rules,
+        };
+        let mut out = Vec::new();
+        let mut reporter = Reporter::new(&cfg, &mut out).unwrap();
+        // Round by round the first engine scores 2 and 1 points; each round's Black game
+        // (odd number) comes in first, so a pair is only whole at its even game.
+        let mut decided_at = None;
+        for round in 0..50 {
+            let (red_game, black_game) = (2 * round, 2 * round + 1);
+            let black_result = if round % 2 == 0 { GameResult::BlackWins } else { GameResult::Draw };
+            assert!(!reporter.finished(black_game, &record(black_result)), "a half pair decided");
+            let whole = reporter
+                .finished(red_game, &record(if round % 2 == 0 { GameResult::RedWins } else { GameResult::Draw }));
+            if whole {
+                decided_at = Some(round);
+                break;
+            }
+        }
+        let pairs = reporter.pentanomial.unwrap();
+        assert!(reporter.half_pairs.is_empty());
+        let summary = reporter.finish();
+        // After four pairs (mean 0.75, variance 1/16) the LLR is 2.00; the fifth (mean 0.8,
+        // variance 0.06) brings it to 3.68, past 2.944.
+        assert_eq!(decided_at, Some(4));
+        assert_eq!(pairs.counts, [0, 0, 2, 0, 3]);
+        assert_eq!(summary.sprt, Some(SprtDecision::AcceptH1));
+        let text = String::from_utf8(out).unwrap();
+        assert!(text.contains("Ptnml(0-2): [0, 0, 2, 0, 3]"), "{text}");
+        assert!(text.contains(", over 5 pairs - H1 was accepted"), "{text}");
     }
 
     #[test]

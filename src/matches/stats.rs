@@ -2,10 +2,13 @@
 //! SPRT log-likelihood ratio.
 //!
 //! All Elo here is *logistic* Elo (score fraction `s` ↔ `-400·log10(1/s − 1)`), as cutechess-cli
-//! prints it. The error bar uses the per-game variance of the win/draw/loss trinomial. The SPRT
-//! is the generalised SPRT with the normal approximation on the trinomial (fishtest's
+//! prints it. The SPRT is the generalised SPRT with the normal approximation (fishtest's
 //! "logistic" `LLR`, by Michel Van den Bergh): `LLR = N·(s1−s0)·(2s−s0−s1) / (2σ²)`, where `s0`,
-//! `s1` are the expected scores at `elo0`, `elo1` and `σ²` the per-game score variance.
+//! `s1` are the expected scores at `elo0`, `elo1`, `N` the number of independent samples and
+//! `σ²` their score variance. A sample is a game (the win/draw/loss trinomial) or, when games
+//! come in colour-swapped pairs on one opening, a pair (the pentanomial of its 0, ½, 1, 1½ or 2
+//! points): the two games of a pair are not independent (the opening favours one colour), and
+//! counting pairs removes that shared part from the variance, so a test decides in fewer games.
 
 use crate::rules::GameResult;
 
@@ -20,15 +23,24 @@ pub struct Tally {
     pub draws: u32,
 }
 
+/// The first engine's points (1, ½ or 0) from a game's `result`, when it had Red if `first_red`.
+pub fn first_score(result: GameResult, first_red: bool) -> f64 {
+    match (result, first_red) {
+        (GameResult::Draw, _) => 0.5,
+        (GameResult::RedWins, true) | (GameResult::BlackWins, false) => 1.0,
+        _ => 0.0,
+    }
+}
+
 /// z for a two-sided 95% interval.
 const Z95: f64 = 1.959_963_984_540_054;
 
 impl Tally {
     /// Counts one game's `result` for the first engine, which had Red if `first_red`.
     pub fn record(&mut self, result: GameResult, first_red: bool) {
-        match (result, first_red) {
-            (GameResult::Draw, _) => self.draws += 1,
-            (GameResult::RedWins, true) | (GameResult::BlackWins, false) => self.wins += 1,
+        match first_score(result, first_red) {
+            0.5 => self.draws += 1,
+            1.0 => self.wins += 1,
             _ => self.losses += 1,
         }
     }
@@ -49,12 +61,7 @@ impl Tally {
 
     /// Per-game variance of the score (win 1, draw ½, loss 0).
     pub fn variance(&self) -> f64 {
-        let n = self.games() as f64;
-        if n == 0.0 {
-            return 0.0;
-        }
-        let s = self.score();
-        (self.wins as f64 * (1.0 - s).powi(2) + self.draws as f64 * (0.5 - s).powi(2) + self.losses as f64 * s * s) / n
+        Sample::from(self).variance
     }
 
     /// Elo difference of the first engine over the second.
@@ -64,13 +71,7 @@ impl Tally {
 
     /// Half-width of the 95% confidence interval of [`Tally::elo`].
     pub fn elo_error(&self) -> f64 {
-        let n = self.games() as f64;
-        if n == 0.0 {
-            return f64::NAN;
-        }
-        let dev = Z95 * (self.variance() / n).sqrt();
-        let s = self.score();
-        (elo_from_score(s + dev) - elo_from_score(s - dev)) / 2.0
+        Sample::from(self).elo_error()
     }
 
     /// Likelihood of superiority of the first engine, 0..1 (draws ignored).
@@ -90,6 +91,79 @@ impl Tally {
         } else {
             self.draws as f64 / n as f64
         }
+    }
+}
+
+/// Colour-swapped game pairs counted by the first engine's points in the pair: the pentanomial
+/// `[0, ½, 1, 1½, 2]` (fastchess's and fishtest's `Ptnml(0-2)`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Pairs {
+    /// `counts[k]`: pairs in which the first engine scored k half-points.
+    pub counts: [u32; 5],
+}
+
+impl Pairs {
+    /// Counts one pair from the first engine's two scores (each 0, ½ or 1).
+    pub fn record(&mut self, first: f64, second: f64) {
+        let halves = (2.0 * (first + second)).round().clamp(0.0, 4.0) as usize;
+        self.counts[halves] += 1;
+    }
+
+    /// Number of pairs.
+    pub fn pairs(&self) -> u32 {
+        self.counts.iter().sum()
+    }
+
+    /// Half-width of the 95% confidence interval of the Elo difference, from the pairs.
+    pub fn elo_error(&self) -> f64 {
+        Sample::from(self).elo_error()
+    }
+}
+
+/// Independent score samples as the SPRT and the error bar see them: how many, their mean
+/// score fraction and its per-sample variance.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Sample {
+    /// Number of samples (games or pairs).
+    pub n: f64,
+    /// Mean score fraction, 0..1.
+    pub mean: f64,
+    /// Variance of one sample's score fraction.
+    pub variance: f64,
+}
+
+impl Sample {
+    /// From `(score fraction, count)` classes.
+    fn of(classes: &[(f64, u32)]) -> Sample {
+        let n: f64 = classes.iter().map(|&(_, c)| c as f64).sum();
+        if n == 0.0 {
+            return Sample { n, mean: 0.5, variance: 0.0 };
+        }
+        let mean = classes.iter().map(|&(x, c)| x * c as f64).sum::<f64>() / n;
+        let variance = classes.iter().map(|&(x, c)| c as f64 * (x - mean).powi(2)).sum::<f64>() / n;
+        Sample { n, mean, variance }
+    }
+
+    /// Half-width of the 95% confidence interval of the Elo difference (NaN with no samples).
+    pub fn elo_error(&self) -> f64 {
+        if self.n == 0.0 {
+            return f64::NAN;
+        }
+        let dev = Z95 * (self.variance / self.n).sqrt();
+        (elo_from_score(self.mean + dev) - elo_from_score(self.mean - dev)) / 2.0
+    }
+}
+
+impl From<&Tally> for Sample {
+    fn from(t: &Tally) -> Sample {
+        Sample::of(&[(1.0, t.wins), (0.5, t.draws), (0.0, t.losses)])
+    }
+}
+
+impl From<&Pairs> for Sample {
+    fn from(p: &Pairs) -> Sample {
+        let classes: Vec<(f64, u32)> = p.counts.iter().enumerate().map(|(k, &c)| (k as f64 / 4.0, c)).collect();
+        Sample::of(&classes)
     }
 }
 
@@ -131,6 +205,18 @@ pub struct Sprt {
     pub alpha: f64,
     /// False negative rate.
     pub beta: f64,
+    /// What one sample is when the games come in pairs.
+    pub model: SprtModel,
+}
+
+/// What the SPRT counts as one sample when the games come in colour-swapped pairs.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum SprtModel {
+    /// A pair of games (fishtest's and fastchess's default).
+    #[default]
+    Pentanomial,
+    /// A game, as cutechess-cli counts (and as Chuhe did before the 20th session).
+    Trinomial,
 }
 
 /// The SPRT's state after some games.
@@ -155,19 +241,32 @@ impl Sprt {
         ((1.0 - self.beta) / self.alpha).ln()
     }
 
-    /// The log-likelihood ratio of H1 over H0 for `t` (0 while the variance is still zero).
-    pub fn llr(&self, t: &Tally) -> f64 {
-        let var = t.variance();
-        if t.games() == 0 || var <= 0.0 {
+    /// The samples this test counts: `pairs` under the pentanomial model when there are any,
+    /// else the games of `t`.
+    pub fn sample(&self, t: &Tally, pairs: Option<&Pairs>) -> Sample {
+        match self.counted_pairs(pairs) {
+            Some(p) => Sample::from(p),
+            None => Sample::from(t),
+        }
+    }
+
+    /// The pairs this test counts instead of games, if any.
+    pub fn counted_pairs<'p>(&self, pairs: Option<&'p Pairs>) -> Option<&'p Pairs> {
+        pairs.filter(|p| self.model == SprtModel::Pentanomial && p.pairs() > 0)
+    }
+
+    /// The log-likelihood ratio of H1 over H0 for `s` (0 while the variance is still zero).
+    pub fn llr(&self, s: Sample) -> f64 {
+        if s.n == 0.0 || s.variance <= 0.0 {
             return 0.0;
         }
         let (s0, s1) = (score_from_elo(self.elo0), score_from_elo(self.elo1));
-        t.games() as f64 * (s1 - s0) * (2.0 * t.score() - s0 - s1) / (2.0 * var)
+        s.n * (s1 - s0) * (2.0 * s.mean - s0 - s1) / (2.0 * s.variance)
     }
 
-    /// Whether the test has decided after `t`.
-    pub fn decision(&self, t: &Tally) -> SprtDecision {
-        let llr = self.llr(t);
+    /// Whether the test has decided after `s`.
+    pub fn decision(&self, s: Sample) -> SprtDecision {
+        let llr = self.llr(s);
         if llr >= self.upper_bound() {
             SprtDecision::AcceptH1
         } else if llr <= self.lower_bound() {
@@ -192,7 +291,7 @@ mod tests {
     // LOS = ½(1 + erf(20/√200)) = 0.97725; LLR(0, 10) = 200·(s1−s0)·(1.1−s0−s1)/(2σ²) = 1.0055.
     #[test]
     fn elo_error_los_llr_match_hand_values() {
-        let sprt = Sprt { elo0: 0.0, elo1: 10.0, alpha: 0.05, beta: 0.05 };
+        let sprt = Sprt { elo0: 0.0, elo1: 10.0, alpha: 0.05, beta: 0.05, model: SprtModel::Trinomial };
         let cases = [
             // (W, L, D, elo, error, los, llr)
             (60, 40, 100, 34.860, 34.159, 0.97725, 1.00549),
@@ -204,22 +303,53 @@ mod tests {
             close(t.elo(), elo, 1e-3);
             close(t.elo_error(), err, 1e-3);
             close(t.los(), los, 1e-5);
-            close(sprt.llr(&t), llr, 1e-4);
+            close(sprt.llr((&t).into()), llr, 1e-4);
         }
         let t = Tally { wins: 7, losses: 3, draws: 0 };
-        let wide = Sprt { elo0: 0.0, elo1: 50.0, alpha: 0.05, beta: 0.05 };
-        close(wide.llr(&t), 0.55901, 1e-4);
+        let wide = Sprt { elo0: 0.0, elo1: 50.0, alpha: 0.05, beta: 0.05, model: SprtModel::Trinomial };
+        close(wide.llr((&t).into()), 0.55901, 1e-4);
         close(t.elo(), 147.191, 1e-3);
+    }
+
+    // 105 pairs [1, 16, 69, 19, 0] (the first 214 games of SPSA run 1's SPRT): mean
+    // 52.75/105 = 0.502381, σ² = 0.0232086 (a game's trinomial gives 0.0537, so a pair varies
+    // less than two independent games, 0.0269); LLR(0, 10) = −0.31326; error ±20.271 Elo.
+    #[test]
+    fn pentanomial_counts_pairs() {
+        let mut p = Pairs::default();
+        for (first, second, times) in [(0.0, 0.0, 1), (0.5, 0.0, 8), (0.0, 0.5, 8), (0.5, 0.5, 60), (1.0, 0.0, 9)] {
+            (0..times).for_each(|_| p.record(first, second));
+        }
+        (0..19).for_each(|_| p.record(1.0, 0.5));
+        assert_eq!(p.counts, [1, 16, 69, 19, 0]);
+        let s = Sample::from(&p);
+        assert_eq!(s.n, 105.0);
+        close(s.mean, 0.502_381, 1e-6);
+        close(s.variance, 0.023_208_6, 1e-7);
+        close(p.elo_error(), 20.271, 1e-3);
+        let sprt = Sprt { elo0: 0.0, elo1: 10.0, alpha: 0.05, beta: 0.05, model: SprtModel::Pentanomial };
+        close(sprt.llr(s), -0.313_26, 1e-5);
+        // The model picks the sample: pairs when there are any, else games.
+        let t = Tally { wins: 24, losses: 22, draws: 168 };
+        assert_eq!(sprt.sample(&t, Some(&p)), s);
+        assert_eq!(sprt.sample(&t, Some(&Pairs::default())), Sample::from(&t));
+        assert_eq!(sprt.sample(&t, None), Sample::from(&t));
+        let tri = Sprt { model: SprtModel::Trinomial, ..sprt };
+        assert_eq!(tri.sample(&t, Some(&p)), Sample::from(&t));
+        close(tri.llr(tri.sample(&t, Some(&p))), -0.144_48, 1e-5);
+        // Every pair 1-1: no variance, no evidence counted either way.
+        let even = Pairs { counts: [0, 0, 50, 0, 0] };
+        assert_eq!(sprt.llr((&even).into()), 0.0);
     }
 
     #[test]
     fn bounds_and_decisions() {
-        let sprt = Sprt { elo0: 0.0, elo1: 10.0, alpha: 0.05, beta: 0.05 };
+        let sprt = Sprt { elo0: 0.0, elo1: 10.0, alpha: 0.05, beta: 0.05, model: SprtModel::Trinomial };
         close(sprt.lower_bound(), -2.94444, 1e-5);
         close(sprt.upper_bound(), 2.94444, 1e-5);
-        assert_eq!(sprt.decision(&Tally { wins: 130, losses: 90, draws: 280 }), SprtDecision::Continue);
-        assert_eq!(sprt.decision(&Tally { wins: 400, losses: 250, draws: 500 }), SprtDecision::AcceptH1);
-        assert_eq!(sprt.decision(&Tally { wins: 250, losses: 400, draws: 500 }), SprtDecision::AcceptH0);
+        assert_eq!(sprt.decision((&Tally { wins: 130, losses: 90, draws: 280 }).into()), SprtDecision::Continue);
+        assert_eq!(sprt.decision((&Tally { wins: 400, losses: 250, draws: 500 }).into()), SprtDecision::AcceptH1);
+        assert_eq!(sprt.decision((&Tally { wins: 250, losses: 400, draws: 500 }).into()), SprtDecision::AcceptH0);
     }
 
     #[test]
