@@ -254,6 +254,11 @@ impl Exchange {
         Exchange { values, losing: -params.see_losing }
     }
 
+    /// These prices with no capture counted as losing (for ordering without SEE).
+    pub const fn never_losing(self) -> Exchange {
+        Exchange { losing: i32::MIN, ..self }
+    }
+
     /// Static exchange evaluation of `m` at these prices.
     #[inline]
     pub fn see(&self, pos: &Position, m: Move) -> i32 {

@@ -263,6 +263,9 @@ search_params! {
         losing_capture_pruning = true;
         /// Near the leaves, moves that lose material by static exchange are skipped.
         see_pruning = false;
+        /// Captures that lose material by static exchange are tried after the quiet moves
+        /// (off: every capture by victim and attacker, before the killers).
+        see_ordering = true;
         /// A move that gives check is searched one ply deeper.
         check_extension = true;
         /// The table's move is searched deeper when every other move fails well below its score.

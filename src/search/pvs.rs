@@ -316,7 +316,9 @@ impl Worker<'_> {
         });
         // The table's move is tried before any generation: it often cuts at once.
         let mut tt_move_first = !tt_move.is_null() && self.pos.is_legal(tt_move);
-        let mut picker = MovePicker::new(tt_move, &self.heur, ply, earlier, self.shared.exchange);
+        let exchange =
+            if self.shared.features.see_ordering { self.shared.exchange } else { self.shared.exchange.never_losing() };
+        let mut picker = MovePicker::new(tt_move, &self.heur, ply, earlier, exchange);
         // Legal moves seen (the excluded one too): none means checkmate or stalemate.
         let mut legal = tt_move_first as usize;
         let mut best = -INF;

@@ -542,7 +542,7 @@ fn many_threads_stop_on_stop_and_a_new_game_forgets_their_histories() {
 
 #[test]
 fn the_history_and_probcut_switches_change_the_search() {
-    // Correction history, capture history and ProbCut each alter the tree when flipped (so
+    // Correction history, capture history, ProbCut and SEE ordering each alter the tree when flipped (so
     // the switches and the code behind them are live), and each side is repeatable.
     let pos = Position::from_fen("r1bakab1r/9/1cn4c1/p1p1p1p1p/9/2P6/P3P1P1P/1C2C1N2/9/RNBAKAB1R b - - 3 3").unwrap();
     let nodes = |name: &str, on: &str| {
@@ -552,7 +552,7 @@ fn the_history_and_probcut_switches_change_the_search() {
         e.set_tunable(name, on).unwrap();
         e.search_sync(&pos, &[], depth(8)).nodes
     };
-    for name in ["correction_history", "capture_history", "corr_key", "probcut"] {
+    for name in ["correction_history", "capture_history", "corr_key", "probcut", "see_ordering"] {
         let (a, b) = if name == "corr_key" { ("0", "1") } else { ("false", "true") };
         assert_ne!(nodes(name, a), nodes(name, b), "{name}");
         assert_eq!(nodes(name, b), nodes(name, b), "{name}");
@@ -632,7 +632,7 @@ fn a_weakened_search_caps_its_depth_and_picks_among_its_lines() {
 fn the_switches_that_passed_a_timed_test_are_the_defaults() {
     // docs/strength.md: the batch of four is on; the rest lost or stayed undecided.
     let mut f = Features::default();
-    for on in ["singular_extension", "continuation_history", "correction_history"] {
+    for on in ["singular_extension", "continuation_history", "correction_history", "see_ordering"] {
         assert!(*f.switch(on).unwrap(), "{on} should be on");
     }
     for off in ["see_pruning", "capture_history", "node_share_time", "probcut", "quiet_checks_in_qsearch"] {
