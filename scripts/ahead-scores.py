@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""What a net scores in positions where one side is ahead (docs/training.md, "Result weight").
+"""What a net scores in positions where one side is ahead (docs/history/training.md, "Result weight").
 
     scripts/ahead-scores.py CHUHE NET|- FILE.fen [DEPTH=10]
 
