@@ -137,7 +137,11 @@ fn bad_input_is_one_line_on_stderr_with_status_2_for_every_tool() {
         (&["perft", "--depth=0"], "--depth '0'"),
         (&["perft", "--depth=3", "--divide=yes"], "--divide takes no value"),
         (&["perft", "--fen", "--depth", "3"], "--fen needs a value before '--depth'"),
-        (&["perft", "5"], "unexpected argument '5'"),
+        (&["perft", "5", "6"], "unexpected argument '6'"),
+        (&["perft", "4", "--depth", "5"], "'4' and --depth '5' both give --depth"),
+        (&["judge", "a.pgn", "b.pgn"], "unexpected argument 'b.pgn'"),
+        (&["analyze"], "GAME.pgn is required"),
+        (&["diagram", "--fen", "4k4/9/9/9/9/9/9/9/R8/5K3 w - - 0 1"], "--out FILE.svg|FILE.png is required"),
         (&["perft", "--epd", missing], "cannot read"),
         (&["perft", "--epd", empty], "no positions"),
         (&["perft-diff", "--depth", "2"], "--engine CMD is required"),
@@ -183,6 +187,67 @@ fn bad_input_is_one_line_on_stderr_with_status_2_for_every_tool() {
     for (args, needle) in cases {
         refused(args, &format!("chuhe {}: ", args[0]), needle);
     }
+}
+
+#[test]
+fn the_main_argument_works_without_its_flag() {
+    let same = |short: &[&str], long: &[&str]| {
+        let (a, b) = (chuhe(short), chuhe(long));
+        assert!(a.status.success() && b.status.success(), "{short:?}: {}", stderr(&a));
+        // The first line, without its timing figures.
+        let first = |o: &Output| {
+            let text = stdout(o);
+            let words: Vec<&str> = text.lines().next().unwrap_or("").split_whitespace().collect();
+            let timed = |i: usize| i > 0 && ["time", "nps"].contains(&words[i - 1]);
+            words.iter().enumerate().filter(|&(i, _)| !timed(i)).map(|(_, w)| *w).collect::<Vec<_>>().join(" ")
+        };
+        assert_eq!(first(&a), first(&b), "{short:?} vs {long:?}");
+    };
+    let fen = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b - - 1 1";
+    let nodes = |args: &[&str]| ok(&chuhe(args)).split(" time ").next().unwrap_or("").to_string();
+    assert_eq!(nodes(&["perft", "3"]), "nodes 79666");
+    let long = nodes(&["perft", "--depth", "2", "--fen", fen]);
+    assert!(long.starts_with("nodes ") && long != "nodes 1920", "{long}");
+    assert_eq!(nodes(&["perft", "2", "--fen", fen]), long);
+    assert_eq!(nodes(&["perft", "--fen", fen, "2"]), long);
+    same(&["judge", "samples/games.pgn"], &["judge", "--file", "samples/games.pgn"]);
+    same(&["judge", "--json", "samples/games.txt"], &["judge", "--file=samples/games.txt", "--json"]);
+    same(&["bench", "2"], &["bench", "--depth", "2"]);
+    same(&["analyze", "--depth", "2", "samples/blunder.pgn"], &["analyze", "samples/blunder.pgn", "--depth", "2"]);
+    same(
+        &["analyze", "--depth", "2", "samples/blunder.pgn"],
+        &["analyze", "--pgn", "samples/blunder.pgn", "--depth=2"],
+    );
+    let (short, long) = (temp("short.svg"), temp("long.svg"));
+    let (short, long) = (short.to_str().unwrap(), long.to_str().unwrap());
+    ok(&chuhe(&["diagram", "--fen", fen, short]));
+    ok(&chuhe(&["diagram", "--fen", fen, "--out", long]));
+    assert_eq!(std::fs::read(short).unwrap(), std::fs::read(long).unwrap());
+    // A picture's name ending the move list is the output, not a move.
+    ok(&chuhe(&["diagram", "--moves", "h2e2", "h9g7", short]));
+    ok(&chuhe(&["diagram", "--moves", "h2e2", "h9g7", "--out", long]));
+    assert_eq!(std::fs::read(short).unwrap(), std::fs::read(long).unwrap());
+}
+
+#[test]
+fn a_wrong_argument_shows_the_usage_line_and_an_example_on_one_line() {
+    for (args, usage, example) in [
+        (&["perft", "x"][..], "usage: chuhe perft [--depth] N [--fen FEN]", "example: chuhe perft 5;"),
+        (&["perft", "--frob"], "usage: chuhe perft [--depth] N", "example: chuhe perft 5;"),
+        (&["judge", "a", "b"], "usage: chuhe judge [--fen FEN]", "example: chuhe judge --moves"),
+        (&["book", "probe"], "usage: chuhe book probe [--book] FILE", "example: chuhe book probe --book"),
+        (&["book", "build"], "usage: chuhe book build --pgn FILE...", "example: chuhe book build --pgn"),
+        (&["analyze", "--depth", "2"], "usage: chuhe analyze [--pgn] GAME.pgn [--game N]", "example: chuhe analyze "),
+    ] {
+        let o = chuhe(args);
+        let err = stderr(&o);
+        assert_eq!((o.status.code(), err.lines().count()), (Some(2), 1), "{args:?}: {err}");
+        assert!(err.contains(usage) && err.contains(example), "{args:?}: {err}");
+        assert!(err.trim_end().ends_with(&format!("all flags: chuhe {} --help", args[0])), "{err}");
+    }
+    // An error about the input, not the arguments, is the error alone.
+    let err = stderr(&chuhe(&["judge", "--moves", "h2e2 h9"]));
+    assert!(err.contains("malformed move 'h9'") && !err.contains("usage"), "{err}");
 }
 
 #[test]

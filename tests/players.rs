@@ -202,7 +202,7 @@ fn bad_input_is_one_line_and_status_2() {
         (vec!["analyze", "samples/games.pgn", "--depth", "2", "--nodes", "5"], "exclude each other"),
         (vec!["analyze", "samples/games.pgn", "--graph", "g.jpg"], "must end in .svg or .png"),
         (vec!["analyze", &illegal, "--depth", "1"], "move 3 'H2-H9' is illegal"),
-        (vec!["analyze", "--depth", "1"], "expected the PGN file first"),
+        (vec!["analyze", "--depth", "1"], "GAME.pgn is required; usage: chuhe analyze [--pgn] GAME.pgn"),
         (vec!["diagram", "--fen", "9/9 w", "--out", &svg], "rank"),
         (vec!["diagram", "--arrow", "h2x2", "--out", &svg], "--arrow: malformed move 'h2x2'"),
         (vec!["diagram", "--moves", "h2e2", "h2e2", "--out", &svg], "'h2e2' is not a legal move for Black"),

@@ -1,6 +1,6 @@
 //! Game analysis: every position of a game searched, each move's evaluation in Red's view,
 //! its loss in expected score against the engine's best move, and a mark (?!, ?, ??) from that
-//! loss (`docs/analysis.md`). `annotate` writes the result as PGN.
+//! loss (`docs/players.md`). `annotate` writes the result as PGN.
 
 pub mod annotate;
 

@@ -16,10 +16,11 @@ pub(super) const ABOUT: &str = "grade every move of a PGN game: evaluations, bes
 /// `chuhe analyze --help`.
 pub(super) const HELP: &str = "\
 usage:
-  chuhe analyze GAME.pgn [--game N] [--movetime MS | --depth D | --nodes N] [--threads T]
+  chuhe analyze [--pgn] GAME.pgn [--game N] [--movetime MS | --depth D | --nodes N] [--threads T]
                 [--hash MB] [--out FILE.pgn] [--graph FILE.svg|FILE.png] [--diagrams DIR]
 
 options (--name VALUE or --name=VALUE):
+  [--pgn] FILE    the game's PGN file (required; the flag may be left out)
   --game N        which game of the file, from 1 (default 1)
   --movetime MS   search each position this long (default 1000)
   --depth D       search each position to depth D, 1 to 60, instead
@@ -49,12 +50,9 @@ examples:
 
 /// Analyses the game and writes what was asked.
 pub fn run(args: &[String]) -> Result<(), String> {
-    let (path, rest) = match args.split_first() {
-        Some((p, rest)) if !p.starts_with("--") => (p.as_str(), rest),
-        _ => return Err("expected the PGN file first: chuhe analyze GAME.pgn [FLAGS] (see --help)".into()),
-    };
-    let valued = ["game", "movetime", "depth", "nodes", "threads", "hash", "out", "graph", "diagrams"];
-    let a = Args::parse(rest, &valued, &[])?;
+    let valued = ["pgn", "game", "movetime", "depth", "nodes", "threads", "hash", "out", "graph", "diagrams"];
+    let a = Args::parse_with_positional(args, &valued, &[], &["pgn"])?;
+    let path = a.value("pgn").ok_or(format!("GAME.pgn is required {}", super::args::SEE_HELP))?;
     let limits = limits(&a)?;
     let graph = a.value("graph").map(|g| Format::of(g).map(|f| (g, f))).transpose()?;
     let games = read_games(&crate::matches::pgn::read_file(path)?);

@@ -3,6 +3,10 @@
 
 use crate::board::Position;
 
+/// The tail of an error about the arguments themselves: `cli::run` replaces it with the tool's
+/// usage line and an example.
+pub const SEE_HELP: &str = "(see --help)";
+
 /// Parsed `--flag [value]` arguments of one subcommand.
 #[derive(Debug, Default)]
 pub struct Args {
@@ -22,14 +26,33 @@ impl Args {
     /// Parses `args`: `valued` names the flags that take a value (`--name V` or `--name=V`),
     /// `switches` the flags that take none.
     pub fn parse(args: &[String], valued: &[&str], switches: &[&str]) -> Result<Args, String> {
+        Args::parse_with_positional(args, valued, switches, &[])
+    }
+
+    /// [`Args::parse`], where the bare words (not flags, not a flag's value) stand for the
+    /// valued flags `positional` names, in order: `chuhe perft 5` is `chuhe perft --depth 5`.
+    /// A word given both ways, or more bare words than names, is an error.
+    pub fn parse_with_positional(
+        args: &[String],
+        valued: &[&str],
+        switches: &[&str],
+        positional: &[&str],
+    ) -> Result<Args, String> {
         let known = |a: &str| split_flag(a).is_some_and(|(n, _)| valued.contains(&n) || switches.contains(&n));
-        let mut pairs = Vec::new();
+        let mut pairs: Vec<(String, Option<String>)> = Vec::new();
+        let mut bare: Vec<&String> = Vec::new();
         let mut it = args.iter();
         while let Some(a) = it.next() {
-            let (name, inline) = split_flag(a).ok_or_else(|| format!("unexpected argument '{a}' (see --help)"))?;
+            let Some((name, inline)) = split_flag(a) else {
+                if bare.len() == positional.len() || a.starts_with("--") {
+                    return Err(format!("unexpected argument '{a}' {SEE_HELP}"));
+                }
+                bare.push(a);
+                continue;
+            };
             if switches.contains(&name) {
                 if inline.is_some() {
-                    return Err(format!("--{name} takes no value"));
+                    return Err(format!("--{name} takes no value {SEE_HELP}"));
                 }
                 pairs.push((name.to_string(), None));
             } else if valued.contains(&name) {
@@ -37,15 +60,23 @@ impl Args {
                     Some(v) => v.to_string(),
                     // A flag where the value should be is a forgotten value, not a value.
                     None => match it.next() {
-                        Some(next) if known(next) => return Err(format!("--{name} needs a value before '{next}'")),
+                        Some(next) if known(next) => {
+                            return Err(format!("--{name} needs a value before '{next}' {SEE_HELP}"))
+                        }
                         Some(next) => next.clone(),
-                        None => return Err(format!("--{name} needs a value")),
+                        None => return Err(format!("--{name} needs a value {SEE_HELP}")),
                     },
                 };
                 pairs.push((name.to_string(), Some(v)));
             } else {
-                return Err(format!("unknown option '--{name}' (see --help)"));
+                return Err(format!("unknown option '--{name}' {SEE_HELP}"));
             }
+        }
+        for (name, word) in positional.iter().zip(bare) {
+            if let Some(flagged) = pairs.iter().find(|(n, _)| n == name).and_then(|(_, v)| v.as_deref()) {
+                return Err(format!("'{word}' and --{name} '{flagged}' both give --{name} {SEE_HELP}"));
+            }
+            pairs.push((name.to_string(), Some(word.clone())));
         }
         Ok(Args { pairs })
     }
@@ -63,10 +94,10 @@ impl Args {
     /// `--name` as a number in `lo..=hi`, or `default` when absent.
     pub fn number(&self, name: &str, lo: u64, hi: u64, default: Option<u64>) -> Result<u64, String> {
         match self.value(name) {
-            None => default.ok_or_else(|| format!("--{name} is required")),
+            None => default.ok_or_else(|| format!("--{name} is required {SEE_HELP}")),
             Some(v) => match v.parse::<u64>() {
                 Ok(n) if (lo..=hi).contains(&n) => Ok(n),
-                _ => Err(format!("--{name} '{v}' must be a whole number from {lo} to {hi}")),
+                _ => Err(format!("--{name} '{v}' must be a whole number from {lo} to {hi} {SEE_HELP}")),
             },
         }
     }
@@ -77,7 +108,9 @@ impl Args {
             None => Ok(default),
             Some(v) => match v.parse::<f64>() {
                 Ok(x) if range.contains(&x) => Ok(x),
-                _ => Err(format!("--{name} '{v}' must be a number from {} to {}", range.start(), range.end())),
+                _ => {
+                    Err(format!("--{name} '{v}' must be a number from {} to {} {SEE_HELP}", range.start(), range.end()))
+                }
             },
         }
     }
@@ -143,7 +176,7 @@ pub fn all_cores() -> u64 {
 /// the next flag) and the other arguments.
 pub fn data_files(args: &[String]) -> Result<(Vec<String>, Vec<String>), String> {
     let (files, rest) = take_list(args, "data");
-    let files = files.ok_or("--data FILE... is required")?;
+    let files = files.ok_or(format!("--data FILE... is required {SEE_HELP}"))?;
     if files.is_empty() {
         return Err("--data needs at least one FILE".into());
     }
@@ -194,23 +227,37 @@ mod tests {
         assert_eq!(parse("--depth=").unwrap().value("depth"), Some(""));
         assert_eq!(
             parse("--depth=").unwrap().number("depth", 1, 9, None),
-            Err("--depth '' must be a whole number from 1 to 9".into())
+            Err("--depth '' must be a whole number from 1 to 9 (see --help)".into())
         );
     }
 
     #[test]
     fn bad_flags_are_named() {
         let err = |s: &str| parse(s).unwrap_err();
-        assert_eq!(err("--divide=yes"), "--divide takes no value");
-        assert_eq!(err("--depth"), "--depth needs a value");
-        assert_eq!(err("--depth --divide"), "--depth needs a value before '--divide'");
-        assert_eq!(err("--fen --depth=3"), "--fen needs a value before '--depth=3'");
+        assert_eq!(err("--divide=yes"), "--divide takes no value (see --help)");
+        assert_eq!(err("--depth"), "--depth needs a value (see --help)");
+        assert_eq!(err("--depth --divide"), "--depth needs a value before '--divide' (see --help)");
+        assert_eq!(err("--fen --depth=3"), "--fen needs a value before '--depth=3' (see --help)");
         assert_eq!(err("--bogus=1"), "unknown option '--bogus' (see --help)");
         assert_eq!(err("--bogus"), "unknown option '--bogus' (see --help)");
         assert_eq!(err("5"), "unexpected argument '5' (see --help)");
         assert_eq!(err("--"), "unexpected argument '--' (see --help)");
         // A value that merely starts with dashes but is no known flag is a value.
         assert_eq!(parse("--moves --x").unwrap().value("moves"), Some("--x"));
+    }
+
+    #[test]
+    fn bare_words_stand_for_the_positional_flags_in_order() {
+        let parse = |s: &str| Args::parse_with_positional(&words(s), &["depth", "fen"], &["divide"], &["depth"]);
+        assert_eq!(parse("5").unwrap().value("depth"), Some("5"));
+        assert_eq!(parse("--divide 5 --fen x").unwrap().value("depth"), Some("5"));
+        assert_eq!(parse("--fen x").unwrap().value("depth"), None);
+        // A flag's value is not a bare word.
+        assert_eq!(parse("--fen 5").unwrap().value("depth"), None);
+        assert_eq!(parse("5 6").unwrap_err(), "unexpected argument '6' (see --help)");
+        assert_eq!(parse("5 --depth 6").unwrap_err(), "'5' and --depth '6' both give --depth (see --help)");
+        assert_eq!(parse("--").unwrap_err(), "unexpected argument '--' (see --help)");
+        assert_eq!(parse("--x").unwrap_err(), "unknown option '--x' (see --help)");
     }
 
     #[test]

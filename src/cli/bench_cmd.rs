@@ -13,7 +13,7 @@ pub(super) const ABOUT: &str = "search built-in positions to a fixed depth: spee
 /// `chuhe bench --help`.
 pub(super) const HELP: &str = "\
 usage:
-  chuhe bench [--depth D] [--eval hand|nnue] [--evalfile NET]
+  chuhe bench [[--depth] D] [--eval hand|nnue] [--evalfile NET]
 
 options (--name VALUE or --name=VALUE):
   --depth D          depth of each search, 1 to 30 (default 10)
@@ -30,7 +30,7 @@ change alters the search. The engine's 'bench' command runs the same search.
 
 examples:
   chuhe bench
-  chuhe bench --depth 12
+  chuhe bench 12                                            # the same as --depth 12
   chuhe bench --eval nnue
 ";
 
@@ -81,7 +81,7 @@ pub const POSITIONS: &[&str] = &[
 
 /// Runs the bench and prints one line per position and the summary line.
 pub fn run(args: &[String]) -> Result<(), String> {
-    let a = Args::parse(args, &["depth", "eval", "evalfile"], &[])?;
+    let a = Args::parse_with_positional(args, &["depth", "eval", "evalfile"], &[], &["depth"])?;
     let depth = a.number("depth", 1, 30, Some(DEFAULT_DEPTH as u64))? as u32;
     let evaluator = a.evaluator()?;
     let setup = Setup { depth, hash_mb: 16, threads: 1, evaluator };

@@ -16,7 +16,7 @@ pub(super) const HELP: &str = "\
 usage:
   chuhe book build --pgn FILE... --out FILE [--depth PLIES] [--min-games N]
                    [--format chuhe|eleeye]
-  chuhe book probe --book FILE [--fen FEN] [--moves \"M1 M2 ...\"]
+  chuhe book probe [--book] FILE [--fen FEN] [--moves \"M1 M2 ...\"]
 
 build (--name VALUE or --name=VALUE; --pgn takes the words up to the next flag):
   --pgn FILE...     PGN games (chuhe match's -pgnout, or another tool's): moves in ICCS, WXF
@@ -32,7 +32,7 @@ build (--name VALUE or --name=VALUE; --pgn takes the words up to the next flag):
   of its points (2 x wins + draws); moves of weight 0 are left out.
 
 probe:
-  --book FILE       a book in either format (detected from the file)
+  [--book] FILE     a book in either format (detected from the file)
   --fen FEN         the position (default: the start position)
   --moves \"...\"     moves played from it first, in ICCS (h2e2, H2-E2), WXF (C2=5) or
                     Chinese (炮二平五)
@@ -64,9 +64,10 @@ pub fn run(args: &[String]) -> Result<(), String> {
 
 fn run_build(args: &[String]) -> Result<(), String> {
     let (files, rest) = take_list(args, "pgn");
-    let files = files.filter(|f| !f.is_empty()).ok_or("--pgn FILE... is required")?;
+    let files =
+        files.filter(|f| !f.is_empty()).ok_or(format!("--pgn FILE... is required {}", super::args::SEE_HELP))?;
     let a = Args::parse(&rest, &["out", "depth", "min-games", "format"], &[])?;
-    let out = a.value("out").ok_or("--out FILE is required")?;
+    let out = a.value("out").ok_or(format!("--out FILE is required {}", super::args::SEE_HELP))?;
     let depth = a.number("depth", 1, 1000, Some(20))? as usize;
     let min_games = a.number("min-games", 1, u64::from(u32::MAX), Some(2))? as u32;
     let format = match a.value("format") {
@@ -114,8 +115,8 @@ fn run_build(args: &[String]) -> Result<(), String> {
 }
 
 fn run_probe(args: &[String]) -> Result<(), String> {
-    let a = Args::parse(args, &["book", "fen", "moves"], &[])?;
-    let path = a.value("book").ok_or("--book FILE is required")?;
+    let a = Args::parse_with_positional(args, &["book", "fen", "moves"], &[], &["book"])?;
+    let path = a.value("book").ok_or(format!("--book FILE is required {}", super::args::SEE_HELP))?;
     let mut pos: Position = a.position()?;
     let texts = a.value("moves").unwrap_or("").split_whitespace();
     for (i, m) in parse_moves(&pos, texts, None)?.into_iter().enumerate() {

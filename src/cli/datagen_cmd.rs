@@ -1,6 +1,6 @@
 //! `chuhe datagen --out FILE [...]`: self-play training data; `chuhe datagen --stats FILE...`:
 //! what data files hold; `chuhe datagen --relabel FILE... --out FILE`: the same positions
-//! scored by another search budget. See docs/training.md.
+//! scored by another search budget. See docs/datagen.md.
 
 use super::args::take_list;
 use super::Args;
@@ -47,7 +47,7 @@ options (--name VALUE or --name=VALUE):
                            --threads); positions, results and game marks are kept
   --limit N                with --relabel: only the first N records (default: all)
 
-Writes 40 bytes per position in a versioned format (docs/training.md); progress on stderr.
+Writes 40 bytes per position in a versioned format (docs/datagen.md); progress on stderr.
 
 examples:
   chuhe datagen --out data.bin --games 10 --threads 2 --seed 7
@@ -185,7 +185,10 @@ fn budget(a: &Args) -> Result<MoveBudget, String> {
 /// The run's configuration and output path from the flags.
 fn config(args: &[String]) -> Result<(Config, String), String> {
     let a = Args::parse(args, VALUED, &[])?;
-    let out = a.value("out").ok_or("--out FILE is required (or --stats FILE...)")?.to_string();
+    let out = a
+        .value("out")
+        .ok_or(format!("--out FILE is required (or --stats FILE...) {}", super::args::SEE_HELP))?
+        .to_string();
     if a.value("limit").is_some() {
         return Err("--limit goes with --relabel".into());
     }

@@ -13,7 +13,7 @@ pub(super) const ABOUT: &str = "draw a position as an SVG or PNG picture, with t
 pub(super) const HELP: &str = "\
 usage:
   chuhe diagram [--fen FEN] [--moves M1 M2 ...] [--arrow MOVE]... [--chinese | --letters]
-                [--flip] --out FILE.svg|FILE.png
+                [--flip] [--out] FILE.svg|FILE.png
 
 options (--name VALUE or --name=VALUE; --moves and --arrow take the words up to the next flag):
   --fen FEN        the position (default: the start position)
@@ -22,7 +22,8 @@ options (--name VALUE or --name=VALUE; --moves and --arrow take the words up to 
   --chinese        pieces as Chinese characters, files in Chinese numerals (the default)
   --letters        pieces as WXF letters (K A E H R C P), files 1-9, ICCS coordinates beside
   --flip           Black at the bottom
-  --out FILE       the picture: .svg (written as text) or .png (rendered with resvg)
+  [--out] FILE     the picture: .svg (written as text) or .png (rendered with resvg); the
+                   flag may be left out (a last word ending .svg/.png after a list is it too)
 
 The board as players know it: the river (楚河 漢界), the palaces, the marks at the cannon and
 pawn points, Red's files 九..一 along the bottom and Black's １..９ along the top (WXF: 9..1
@@ -32,17 +33,24 @@ these characters installed (fonts-noto-cjk, fonts-droid-fallback...), and withou
 drawn with letters (a note on stderr says so).
 
 examples:
-  chuhe diagram --out /tmp/start.svg
+  chuhe diagram /tmp/start.svg
   chuhe diagram --moves h2e2 h9g7 --arrow h0g2 --out /tmp/board.png
   chuhe diagram --fen \"4k4/9/9/9/9/9/9/9/R8/5K3 w - - 0 1\" --letters --flip --out /tmp/end.svg
 ";
 
 /// Draws the diagram and writes it.
 pub fn run(args: &[String]) -> Result<(), String> {
-    let (moves, rest) = take_list(args, "moves");
-    let (arrows, rest) = take_list(&rest, "arrow");
-    let a = Args::parse(&rest, &["fen", "out"], &["chinese", "letters", "flip"])?;
-    let out = a.value("out").ok_or("--out FILE.svg|FILE.png is required")?;
+    let (mut moves, mut rest) = take_list(args, "moves");
+    let (mut arrows, tail) = take_list(&rest, "arrow");
+    rest = tail;
+    // `--moves h2e2 h9g7 out.svg`: a picture's name ending a list is the output, not a move.
+    for list in [&mut moves, &mut arrows].into_iter().flatten() {
+        if list.last().is_some_and(|w| Format::of(w).is_ok()) {
+            rest.extend(list.pop());
+        }
+    }
+    let a = Args::parse_with_positional(&rest, &["fen", "out"], &["chinese", "letters", "flip"], &["out"])?;
+    let out = a.value("out").ok_or(format!("--out FILE.svg|FILE.png is required {}", super::args::SEE_HELP))?;
     let format = Format::of(out)?;
     let mut pos = a.position()?;
     let mut last = None;

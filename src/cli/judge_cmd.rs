@@ -16,13 +16,13 @@ pub(super) const ABOUT: &str = "apply the rules to games (moves, record files, P
 pub(super) const HELP: &str = "\
 usage:
   chuhe judge [--fen FEN] [--moves \"M1 M2 ...\"] [--json]
-  chuhe judge --file FILE [--json]
+  chuhe judge [--file] FILE [--json]
 
 options (--name VALUE or --name=VALUE):
   --fen FEN       the position the moves start from (default: the start position)
   --moves \"...\"   the moves, each in ICCS (h2e2, H2-E2), WXF (C2=5, H8+7) or Chinese
                   (炮二平五, 马８进７); PGN move numbers and comments are skipped; default: none
-  --file FILE     the games of FILE ('-': stdin), either one per line, 'startpos moves ...'
+  [--file] FILE   the games of FILE ('-': stdin), either one per line, 'startpos moves ...'
                   or 'fen FEN moves ...' ('#' comments), or Chinese-chess PGN (tags, [FEN],
                   move numbers, {comments}; a file whose first line is a [tag] or a move
                   number), one game or many; moves in ICCS, WXF or Chinese ([Format] tag,
@@ -37,8 +37,8 @@ with 'game N (Red vs Black):' and ends with what the PGN says when its [Result] 
 examples:
   chuhe judge --moves \"h0g2 h9g7 g2h0 g7h9 h0g2 h9g7 g2h0 g7h9\"
   chuhe judge --fen \"4k4/9/9/9/9/9/9/9/R8/5K3 w - - 0 1\" --moves \"A1-A9 E9-E8 A9-A8 E8-E9\" --json
-  chuhe judge --file samples/games.txt                      # in the source directory
-  chuhe judge --file samples/games.pgn
+  chuhe judge samples/games.pgn                             # in the source directory
+  chuhe judge --file samples/games.txt
 ";
 
 /// A parsed game record: start position and moves, and for a PGN game what the PGN says.
@@ -184,7 +184,7 @@ fn judge(rec: &Record, json: bool) -> String {
 /// Runs the judge; every record is parsed before any is judged, so bad input prints nothing
 /// on stdout.
 pub fn run(args: &[String]) -> Result<(), String> {
-    let a = Args::parse(args, &["fen", "moves", "file"], &["json"])?;
+    let a = Args::parse_with_positional(args, &["fen", "moves", "file"], &["json"], &["file"])?;
     let records = match a.value("file") {
         Some(path) => {
             if a.value("fen").is_some() || a.value("moves").is_some() {

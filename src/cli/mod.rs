@@ -161,11 +161,41 @@ pub fn run(args: &[String]) -> ExitCode {
         "--version" | "-V" | "version" => print(&version()),
         name => match find(name) {
             Some(t) if wants_help(rest) => print(&tool_help(t)),
-            Some(t) => (t.run)(rest).unwrap_or_else(|msg| fail(&format!("chuhe {name}"), &msg)),
+            Some(t) => (t.run)(rest).unwrap_or_else(|msg| fail(&format!("chuhe {name}"), &with_usage(t, rest, &msg))),
             None if name.starts_with('-') => fail("chuhe", &format!("unknown option '{name}' (try 'chuhe --help')")),
             None => fail("chuhe", &format!("no tool '{name}' (try 'chuhe --help'; the tools: {})", names())),
         },
     }
+}
+
+/// An error about the arguments (ending in [`args::SEE_HELP`]) with the tool's usage line and
+/// its first example in place of that tail, still one line; other errors as they are.
+/// With a subcommand (`book probe`), the usage form and example of that subcommand.
+fn with_usage(t: &Tool, args: &[String], msg: &str) -> String {
+    let Some(what) = msg.strip_suffix(args::SEE_HELP) else { return msg.to_string() };
+    let section = |head: &str| t.help.split(head).nth(1).unwrap_or("").lines().collect::<Vec<_>>();
+    // Each usage form with its continuation lines (indented further, not a new form).
+    let mut forms: Vec<String> = Vec::new();
+    for line in section("usage:\n").iter().take_while(|l| !l.trim().is_empty()) {
+        match forms.last_mut() {
+            Some(form) if !line.trim_start().starts_with("chuhe ") => *form += &format!(" {}", line.trim()),
+            _ => forms.push(line.trim().to_string()),
+        }
+    }
+    let examples: Vec<&str> =
+        section("examples:\n").into_iter().map(|l| l.split("  #").next().unwrap_or("").trim()).collect();
+    // A form or example of the subcommand the user typed, if the tool has subcommands.
+    let sub = args.first().map(|w| format!("chuhe {} {w} ", t.name));
+    let pick = |all: Vec<&str>| {
+        let runs: Vec<&str> = all.into_iter().filter(|l| l.starts_with("chuhe ")).collect();
+        sub.as_ref()
+            .and_then(|s| runs.iter().find(|l| l.starts_with(s.as_str())))
+            .or(runs.first())
+            .map_or(String::new(), |l| l.to_string())
+    };
+    let usage = pick(forms.iter().map(String::as_str).collect());
+    let example = pick(examples);
+    format!("{}; usage: {usage}; example: {example}; all flags: chuhe {} --help", what.trim_end(), t.name)
 }
 
 /// Reports bad input: one line on stderr, `who: msg`, and status 2.

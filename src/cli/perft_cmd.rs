@@ -13,11 +13,11 @@ pub(super) const ABOUT: &str = "count the leaves of the move tree (move-generati
 /// `chuhe perft --help`.
 pub(super) const HELP: &str = "\
 usage:
-  chuhe perft [--fen FEN] --depth N [--divide] [--threads N] [--hash MB] [--progress|--quiet]
+  chuhe perft [--depth] N [--fen FEN] [--divide] [--threads N] [--hash MB] [--progress|--quiet]
   chuhe perft --epd FILE [--depth-limit D] [--threads N] [--hash MB]
 
 options (--name VALUE or --name=VALUE):
-  --depth N          plies to count, 1 to 12 (required without --epd)
+  [--depth] N        plies to count, 1 to 12 (required without --epd; the flag may be left out)
   --fen FEN          position to count from (default: the start position)
   --divide           one 'move: count' line per root move, sorted by move text
   --threads N        threads taking (root move, reply) subtrees in turn, 1 to 1024 (default 1)
@@ -32,7 +32,8 @@ threads and cache. With --epd: one line per count checked; any mismatch is also 
 stderr (position, line, depth, want, got) and the exit status is 1.
 
 examples:
-  chuhe perft --depth 4
+  chuhe perft 5
+  chuhe perft 5 --fen \"rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b - - 1 1\"
   chuhe perft --fen \"5a3/3k5/3aR4/9/5r3/5n3/9/3A1A3/5K3/2BC2B2 w - - 0 1\" --depth 2 --divide
   chuhe perft --depth 6 --threads 2 --hash 256
   chuhe perft --epd perft/suite.epd --depth-limit 4      # in the source directory
@@ -53,10 +54,11 @@ pub(super) fn counter_flags(a: &Args) -> Result<(usize, Option<PerftTable>), Str
 
 /// Runs perft or a suite check; a suite mismatch exits with status 1.
 pub fn run(args: &[String]) -> Result<ExitCode, String> {
-    let a = Args::parse(
+    let a = Args::parse_with_positional(
         args,
         &["fen", "depth", "threads", "hash", "epd", "depth-limit"],
         &["divide", "progress", "quiet"],
+        &["depth"],
     )?;
     let (threads, table) = counter_flags(&a)?;
     let counter = Perft { threads, table: table.as_ref() };

@@ -1,5 +1,5 @@
 //! `chuhe train --data FILE... --out NET [...]`: trains a network on datagen files and writes
-//! a net file the engine loads (`EvalFile`). See docs/training.md.
+//! a net file the engine loads (`EvalFile`). See docs/nnue.md.
 
 use super::args::{all_cores, data_files, loaded, sigmoid_scale};
 use super::Args;
@@ -44,7 +44,8 @@ options (--name VALUE or --name=VALUE):
   --description TEXT  text stored in the net file's header, up to 28 characters
   --no-mirror         do not train on left-right mirrored positions
 
-The net kept is the epoch with the lowest validation loss. See docs/training.md.
+The net kept is the epoch with the lowest validation loss. See docs/nnue.md (the network and
+its file) and docs/training.md (training a net from zero).
 
 examples:
   chuhe datagen --out data.bin --games 20 --nodes 1000 --seed 7

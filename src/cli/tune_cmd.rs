@@ -1,5 +1,5 @@
 //! `chuhe tune --data FILE... [--out FILE] [...]`: fits the evaluation's weights to datagen
-//! files and writes them as `src/eval/weights.rs` source. See docs/training.md.
+//! files and writes them as `src/eval/weights.rs` source. See docs/datagen.md.
 
 use super::args::{all_cores, data_files, loaded, sigmoid_scale};
 use super::Args;
@@ -29,7 +29,7 @@ options (--name VALUE or --name=VALUE):
   --report-every N    print the losses every N epochs (default 25)
   --no-rescale        keep the fit's own scale (default: rescaled to the starting weights' scale)
 
-See docs/training.md.
+See docs/datagen.md.
 
 examples:
   chuhe datagen --out data.bin --games 10 --seed 7

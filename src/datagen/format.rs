@@ -1,4 +1,4 @@
-//! The training-data file format (version 1), byte by byte in `docs/training.md`: a 40-byte
+//! The training-data file format (version 1), byte by byte in `docs/datagen.md`: a 40-byte
 //! header, then 40-byte records, all little-endian. A header may appear again between records,
 //! so files concatenate (`cat a b > c`). A header block is told from a record by byte 11:
 //! 0xFF in a header, at most 3 in a record (the top byte of the 90-bit occupancy).

@@ -1,6 +1,6 @@
 //! Self-play training data (`chuhe datagen`): games at a fixed search budget per move, their
 //! positions with the search score, best move and game result, in the binary format of
-//! `format.rs` (`docs/training.md`).
+//! `format.rs` (`docs/datagen.md`).
 //!
 //! `play.rs` plays one game from its own seed; `run` here spreads games over threads and writes
 //! them in game order, so the output depends only on the configuration (seed included), not on

@@ -19,7 +19,7 @@ pub enum MoveBudget {
     Depth(u32),
 }
 
-/// When scores end a game early (see `docs/training.md`).
+/// When scores end a game early (see `docs/datagen.md`, "How a game is played").
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Adjudication {
     /// A side wins when every search scores it at least this (centipawns, Red's view)...

@@ -1,4 +1,4 @@
-//! The network trainer behind `chuhe train` (`docs/training.md`, "Training a network").
+//! The network trainer behind `chuhe train` (`docs/nnue.md`, "Training a network").
 //!
 //! Floating point, any `eval::nnue::Arch` (`net`): sparse inputs, SCReLU hidden layer, one
 //! output per output bucket whose `sigmoid(o)` is the side to move's expected score. The

@@ -1,4 +1,4 @@
-//! The network's shape (`docs/training.md`, "The network"): the hidden width, the king
+//! The network's shape (`docs/nnue.md`): the hidden width, the king
 //! buckets (which input set a perspective uses, by its general's point) and the output buckets
 //! (which output a position uses, by its material). The inputs of one king bucket are
 //! architecture 1's 1260: (own or enemy, kind, point) seen from the perspective.

@@ -1,4 +1,4 @@
-//! The net file (`docs/training.md`, "Net file"): a header, then the quantised weights.
+//! The net file (`docs/nnue.md`, "Net file"): a header, then the quantised weights.
 //! Version 1 holds architecture 1 only (a 64-byte header); version 2 any `Arch` (the same 64
 //! bytes, then 16 naming the king map and the output buckets). Both share the payload layout.
 

@@ -6,7 +6,7 @@
 //! mirrored board); a hidden layer shared by both perspectives (the *accumulator*); squared
 //! clipped ReLU; the side to move's half and the other half concatenated into one linear
 //! output, one per output bucket (`arch`: by material). Architecture 1 is 1260 → 2×256 → 1
-//! (`docs/training.md`, "The network"). Integer inference: `i16` accumulators at scale `QA`,
+//! (`docs/nnue.md`). Integer inference: `i16` accumulators at scale `QA`,
 //! output weights at scale `QB`, integer sums.
 //!
 //! The search keeps the accumulators lazily (`AccumulatorStack`): a move only records what

@@ -2,7 +2,7 @@
 //! UCCI/UCI the engine keeps state across commands: it plays the side it is told (`go`,
 //! `playother`, `force`), keeps its own game (`usermove`, `undo`, `remove`, `setboard`), its
 //! clock (`level`, `st`, `sd`, `time`/`otim` in centiseconds), ponders on its own (`hard`) and
-//! claims game ends with the `rules` verdict. See `docs/protocol.md`.
+//! claims game ends with the `rules` verdict. See `docs/protocol-xboard.md`.
 //!
 //! - `command.rs`: a line → one [`Cmd`](command::Cmd), or the reply refusing it.
 //! - `state.rs`: the state machine executing them over the shared session.
