@@ -6,6 +6,24 @@
 //! [`book`] holds the opening books the protocol loop consults before searching; [`notation`]
 //! reads and writes moves as players write them (ICCS, WXF, Chinese) for the tools.
 
+/// An enum with `ALL`, every value in declaration order, written once (the values are listed
+/// in one place only, so a new one cannot be left out of `ALL`).
+macro_rules! coded_enum {
+    ($(#[$meta:meta])* $vis:vis enum $name:ident {
+        $($(#[$vmeta:meta])* $value:ident $(= $code:literal)?,)*
+    }) => {
+        $(#[$meta])*
+        $vis enum $name {
+            $($(#[$vmeta])* $value $(= $code)?,)*
+        }
+
+        impl $name {
+            /// Every value, in declaration order.
+            pub const ALL: [$name; [$($name::$value),*].len()] = [$($name::$value),*];
+        }
+    };
+}
+
 pub mod analysis;
 pub mod board;
 pub mod book;

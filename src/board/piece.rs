@@ -36,37 +36,28 @@ impl Color {
     }
 }
 
-/// The seven kinds of xiangqi piece.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
-pub enum PieceKind {
-    /// King (general).
-    King = 0,
-    /// Advisor.
-    Advisor = 1,
-    /// Elephant (bishop).
-    Elephant = 2,
-    /// Horse (knight).
-    Horse = 3,
-    /// Rook (chariot).
-    Rook = 4,
-    /// Cannon.
-    Cannon = 5,
-    /// Pawn (soldier).
-    Pawn = 6,
+coded_enum! {
+    /// The seven kinds of xiangqi piece; `kind as usize` is 0 (King) to 6 (Pawn) in this order.
+    #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
+    pub enum PieceKind {
+        /// King (general).
+        King,
+        /// Advisor.
+        Advisor,
+        /// Elephant (bishop).
+        Elephant,
+        /// Horse (knight).
+        Horse,
+        /// Rook (chariot).
+        Rook,
+        /// Cannon.
+        Cannon,
+        /// Pawn (soldier).
+        Pawn,
+    }
 }
 
 impl PieceKind {
-    /// All kinds in code order.
-    pub const ALL: [PieceKind; 7] = [
-        PieceKind::King,
-        PieceKind::Advisor,
-        PieceKind::Elephant,
-        PieceKind::Horse,
-        PieceKind::Rook,
-        PieceKind::Cannon,
-        PieceKind::Pawn,
-    ];
-
     /// Index 0..6.
     #[inline]
     pub const fn index(self) -> usize {

@@ -47,37 +47,29 @@ fn done(_: ()) -> ExitCode {
     ExitCode::SUCCESS
 }
 
+/// A tool whose `run` returns `()` (it exits 0 unless it fails), from its module's items.
+macro_rules! tool {
+    ($name:literal, $module:ident) => {
+        Tool { name: $name, about: $module::ABOUT, help: $module::HELP, run: |a| $module::run(a).map(done) }
+    };
+}
+
 /// Every tool, in the order `chuhe --help` lists them.
 const TOOLS: &[Tool] = &[
     Tool { name: "perft", about: perft_cmd::ABOUT, help: perft_cmd::HELP, run: perft_cmd::run },
     Tool { name: "perft-diff", about: perft_diff_cmd::ABOUT, help: perft_diff_cmd::HELP, run: perft_diff_cmd::run },
-    Tool { name: "bench", about: bench_cmd::ABOUT, help: bench_cmd::HELP, run: |a| bench_cmd::run(a).map(done) },
-    Tool { name: "match", about: match_cmd::ABOUT, help: match_cmd::HELP, run: |a| match_cmd::run(a).map(done) },
-    Tool { name: "stats", about: stats_cmd::ABOUT, help: stats_cmd::HELP, run: |a| stats_cmd::run(a).map(done) },
-    Tool { name: "judge", about: judge_cmd::ABOUT, help: judge_cmd::HELP, run: |a| judge_cmd::run(a).map(done) },
-    Tool {
-        name: "datagen",
-        about: datagen_cmd::ABOUT,
-        help: datagen_cmd::HELP,
-        run: |a| datagen_cmd::run(a).map(done),
-    },
-    Tool { name: "tune", about: tune_cmd::ABOUT, help: tune_cmd::HELP, run: |a| tune_cmd::run(a).map(done) },
-    Tool { name: "train", about: train_cmd::ABOUT, help: train_cmd::HELP, run: |a| train_cmd::run(a).map(done) },
-    Tool { name: "book", about: book_cmd::ABOUT, help: book_cmd::HELP, run: |a| book_cmd::run(a).map(done) },
-    Tool {
-        name: "diagram",
-        about: diagram_cmd::ABOUT,
-        help: diagram_cmd::HELP,
-        run: |a| diagram_cmd::run(a).map(done),
-    },
-    Tool {
-        name: "analyze",
-        about: analyze_cmd::ABOUT,
-        help: analyze_cmd::HELP,
-        run: |a| analyze_cmd::run(a).map(done),
-    },
-    Tool { name: "params", about: params_cmd::ABOUT, help: params_cmd::HELP, run: |a| params_cmd::run(a).map(done) },
-    Tool { name: "play", about: play::ABOUT, help: play::HELP, run: |a| play::run(a).map(done) },
+    tool!("bench", bench_cmd),
+    tool!("match", match_cmd),
+    tool!("stats", stats_cmd),
+    tool!("judge", judge_cmd),
+    tool!("datagen", datagen_cmd),
+    tool!("tune", tune_cmd),
+    tool!("train", train_cmd),
+    tool!("book", book_cmd),
+    tool!("diagram", diagram_cmd),
+    tool!("analyze", analyze_cmd),
+    tool!("params", params_cmd),
+    tool!("play", play),
 ];
 
 /// `chuhe --version`: the version from Cargo.toml, the build profile and the target.

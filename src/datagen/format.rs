@@ -33,46 +33,34 @@ pub const FLAG_NOT_QUIET: u8 = 16;
 /// Record flag: the first record written for its game.
 pub const FLAG_GAME_START: u8 = 32;
 
-/// How a game ended: the rule or the adjudication (byte 39 of a record).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum End {
-    /// Both sides' searches agreed on a decisive score (`Adjudication::win_*`).
-    AdjudicatedWin = 0,
-    /// Late in the game, scores stayed near zero (`Adjudication::draw_*`).
-    AdjudicatedDraw = 1,
-    /// The game reached the length limit: a draw.
-    MaxLength = 2,
-    /// Checkmate.
-    Checkmate = 3,
-    /// Stalemate (the side to move loses).
-    Stalemate = 4,
-    /// Perpetual check (the checker loses).
-    PerpetualCheck = 5,
-    /// Perpetual chase (the chaser loses).
-    PerpetualChase = 6,
-    /// Repetition without a forbidden perpetual: a draw.
-    Repetition = 7,
-    /// 60 moves without a capture: a draw.
-    MoveLimit = 8,
-    /// Neither side can mate: a draw.
-    InsufficientMaterial = 9,
+coded_enum! {
+    /// How a game ended: the rule or the adjudication (byte 39 of a record).
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+    pub enum End {
+        /// Both sides' searches agreed on a decisive score (`Adjudication::win_*`).
+        AdjudicatedWin = 0,
+        /// Late in the game, scores stayed near zero (`Adjudication::draw_*`).
+        AdjudicatedDraw = 1,
+        /// The game reached the length limit: a draw.
+        MaxLength = 2,
+        /// Checkmate.
+        Checkmate = 3,
+        /// Stalemate (the side to move loses).
+        Stalemate = 4,
+        /// Perpetual check (the checker loses).
+        PerpetualCheck = 5,
+        /// Perpetual chase (the chaser loses).
+        PerpetualChase = 6,
+        /// Repetition without a forbidden perpetual: a draw.
+        Repetition = 7,
+        /// 60 moves without a capture: a draw.
+        MoveLimit = 8,
+        /// Neither side can mate: a draw.
+        InsufficientMaterial = 9,
+    }
 }
 
 impl End {
-    /// Every ending, by code.
-    pub const ALL: [End; 10] = [
-        End::AdjudicatedWin,
-        End::AdjudicatedDraw,
-        End::MaxLength,
-        End::Checkmate,
-        End::Stalemate,
-        End::PerpetualCheck,
-        End::PerpetualChase,
-        End::Repetition,
-        End::MoveLimit,
-        End::InsufficientMaterial,
-    ];
-
     /// The ending of a rules verdict (`IllegalMove` cannot occur in self-play).
     pub fn of_rule(rule: crate::rules::Rule) -> End {
         use crate::rules::Rule;
