@@ -201,3 +201,80 @@ fn relabel_rescores_the_same_games_and_the_stats_read_it() {
     assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
     assert_eq!(records(&std::fs::read(&out).unwrap()).len(), 5);
 }
+
+/// Kills a run (SIGKILL) as soon as its resume file shows a game more than `after`; returns
+/// the games it shows then, or `None` when the run ended first (nothing left to resume).
+fn kill_after_a_game(args: &[&str], resume: &std::path::Path, after: u64) -> Option<u64> {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_chuhe"))
+        .args(args)
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("run chuhe");
+    let games = |text: String| text.lines().find_map(|l| l.strip_prefix("games ")?.parse::<u64>().ok());
+    loop {
+        if let Some(g) = std::fs::read_to_string(resume).ok().and_then(games).filter(|&g| g > after) {
+            child.kill().unwrap();
+            child.wait().unwrap();
+            return Some(g);
+        }
+        if child.try_wait().unwrap().is_some() {
+            return None;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(1));
+    }
+}
+
+#[test]
+fn a_killed_run_started_again_finishes_with_the_same_bytes() {
+    let (whole, cut) = (temp("whole.bin"), temp("killed.bin"));
+    let resume = PathBuf::from(format!("{}.resume", cut.display()));
+    let _ = std::fs::remove_file(&resume);
+    let args = |out: &PathBuf| {
+        let out = out.to_str().unwrap().to_string();
+        ["datagen", "--out", &out, "--games", "60", "--nodes", "300", "--seed", "11", "--threads", "2"]
+            .map(String::from)
+    };
+    let (whole_args, cut_args) = (args(&whole), args(&cut));
+    let whole_args: Vec<&str> = whole_args.iter().map(String::as_str).collect();
+    let cut_args: Vec<&str> = cut_args.iter().map(String::as_str).collect();
+    assert!(chuhe(&whole_args).status.success());
+    assert!(!PathBuf::from(format!("{}.resume", whole.display())).exists(), "a finished run leaves no resume file");
+    // Killed three times, each time after one more game, then let finish: whatever moment
+    // the kill hits (inside a game, inside a record), the finished file is the same.
+    let mut after = 0;
+    for _ in 0..3 {
+        match kill_after_a_game(&cut_args, &resume, after) {
+            Some(g) => after = g,
+            None => break,
+        }
+    }
+    let last = chuhe(&cut_args);
+    assert!(last.status.success(), "{}", String::from_utf8_lossy(&last.stderr));
+    if after > 0 {
+        let said = String::from_utf8_lossy(&last.stderr);
+        assert!(said.contains("datagen: resuming '") && said.contains(" of 60 ("), "{said}");
+    }
+    assert_eq!(std::fs::read(&cut).unwrap(), std::fs::read(&whole).unwrap());
+    assert!(!resume.exists());
+}
+
+#[test]
+fn a_resume_file_of_other_settings_or_a_short_file_is_refused() {
+    let out = temp("refused.bin");
+    let resume = PathBuf::from(format!("{}.resume", out.display()));
+    let o = out.to_str().unwrap();
+    let base = ["datagen", "--out", o, "--games", "2", "--nodes", "200", "--seed", "3"];
+    assert!(chuhe(&base).status.success());
+    // A resume file from a run with another seed: the data is kept, the run refused.
+    std::fs::write(&resume, "chuhe datagen resume 1\nsettings 0000000000000001\ngames 1\nrecords 10\n").unwrap();
+    let before = std::fs::read(&out).unwrap();
+    let run = chuhe(&base);
+    let err = String::from_utf8_lossy(&run.stderr);
+    assert_eq!(run.status.code(), Some(2), "{err}");
+    assert!(err.contains("other settings") && err.contains(&format!("'{}'", resume.display())), "{err}");
+    assert_eq!(std::fs::read(&out).unwrap(), before, "nothing touched");
+    std::fs::write(&resume, "not a resume file").unwrap();
+    let err = String::from_utf8_lossy(&chuhe(&base).stderr).into_owned();
+    assert!(err.contains("is not a datagen resume file"), "{err}");
+    std::fs::remove_file(&resume).unwrap();
+}

@@ -4,6 +4,7 @@
 
 use super::args::take_list;
 use super::Args;
+use crate::datagen::resume::{self, Checkpoint};
 use crate::datagen::{self, Adjudication, Config, MoveBudget, Progress, RelabelConfig, Stats};
 use crate::matches::openings::load_openings;
 use std::io::IsTerminal;
@@ -24,7 +25,8 @@ usage:
                 [--hash MB] [--eval hand|nnue] [--evalfile NET] [--limit N]
 
 options (--name VALUE or --name=VALUE):
-  --out FILE               the data file, created or truncated (required)
+  --out FILE               the data file (required): created, or, after a stopped run of the
+                           same flags (FILE.resume beside it), finished from its last whole game
   --games N                games to play (default 100)
   --nodes N                nodes searched per move (default 5000)
   --depth D                search every move to depth D instead (1 to 64)
@@ -95,7 +97,14 @@ pub fn run(args: &[String]) -> Result<(), String> {
         return relabel(&inputs, &rest);
     }
     let (cfg, out) = config(args)?;
-    let file = std::fs::File::create(&out).map_err(|e| format!("cannot create '{out}': {e}"))?;
+    // A run stopped before its end left `OUT.resume`: go on after its last whole game.
+    let resume_file = resume::path_of(&out);
+    let fingerprint = resume::fingerprint(&cfg);
+    let from = resume::load(&resume_file, fingerprint)?;
+    let file = resume::open(&out, from)?;
+    if let Some(at) = from {
+        eprintln!("datagen: resuming '{out}' after game {} of {} ({} positions kept)", at.games, cfg.games, at.records);
+    }
     let threads = cfg.threads;
     let line = move |p: &Progress| {
         format!(
@@ -107,9 +116,28 @@ pub fn run(args: &[String]) -> Result<(), String> {
             rate(p, threads)
         )
     };
-    let (tick, shown) = reporter(line);
-    datagen::run(&cfg, std::io::BufWriter::new(file), tick, shown).map_err(|e| format!("writing '{out}': {e}"))?;
-    Ok(())
+    let (tick, mut shown) = reporter(line);
+    // After each game the resume file is brought up to date; it goes when the run is done.
+    let (mut saved, mut save_error) = (from.map_or(0, |at| at.games), None);
+    let shown_and_saved = |p: &Progress| {
+        if p.games > saved && save_error.is_none() {
+            let at = Checkpoint { games: p.games, records: p.positions };
+            save_error = resume::save(&resume_file, fingerprint, at).err();
+            saved = p.games;
+        }
+        shown(p);
+    };
+    datagen::run(&cfg, std::io::BufWriter::new(file), from, tick, shown_and_saved)
+        .map_err(|e| format!("writing '{out}': {e}"))?;
+    if let Some(e) = save_error {
+        return Err(format!("cannot write '{}': {e}", resume_file.display()));
+    }
+    match std::fs::remove_file(&resume_file) {
+        Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+            Err(format!("cannot remove '{}': {e}", resume_file.display()))
+        }
+        _ => Ok(()),
+    }
 }
 
 /// `--relabel FILE...` with the other flags in `rest`.

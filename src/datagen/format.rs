@@ -306,6 +306,11 @@ impl<W: Write> Writer<W> {
         Ok(Writer { out })
     }
 
+    /// Goes on with a stream whose header (and perhaps records) are already written.
+    pub fn append(out: W) -> Writer<W> {
+        Writer { out }
+    }
+
     /// Appends one record.
     pub fn write(&mut self, record: &Record) -> io::Result<()> {
         self.out.write_all(&record.encode())

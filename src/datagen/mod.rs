@@ -10,6 +10,7 @@
 pub mod format;
 pub mod play;
 pub mod relabel;
+pub mod resume;
 pub mod stats;
 
 pub use format::{End, FormatError, Header, Reader, Record, Writer, RECORD_SIZE};
@@ -110,16 +111,34 @@ pub fn header(cfg: &Config) -> Header {
 }
 
 /// Plays `cfg.games` games on `cfg.threads` threads and writes the header and every game's
-/// records to `out` in game order (flushed after each game). `progress` is called on this
-/// thread after each game, about every `tick` in between, and once at the end.
-pub fn run(cfg: &Config, out: impl Write, tick: Duration, mut progress: impl FnMut(&Progress)) -> io::Result<Progress> {
+/// records to `out` in game order (flushed after each game). With `from` (a resumed run, its
+/// header and first games already in `out`) it plays from game `from.games` on and writes no
+/// header. `progress` is called on this thread after each game, about every `tick` in
+/// between, and once at the end.
+pub fn run(
+    cfg: &Config,
+    out: impl Write,
+    from: Option<resume::Checkpoint>,
+    tick: Duration,
+    mut progress: impl FnMut(&Progress),
+) -> io::Result<Progress> {
     let began = Instant::now();
-    let mut writer = Writer::new(out, &header(cfg))?;
+    let mut writer = match from {
+        Some(_) => Writer::append(out),
+        None => Writer::new(out, &header(cfg))?,
+    };
     writer.flush()?;
-    let next_game = AtomicU64::new(0);
+    let from = from.unwrap_or_default();
+    let next_game = AtomicU64::new(from.games);
     let abort = AtomicBool::new(false);
-    let mut state =
-        Progress { games: 0, total: cfg.games, positions: 0, searched: 0, elapsed: Duration::ZERO, done: false };
+    let mut state = Progress {
+        games: from.games,
+        total: cfg.games,
+        positions: from.records,
+        searched: 0,
+        elapsed: Duration::ZERO,
+        done: false,
+    };
     std::thread::scope(|scope| -> io::Result<()> {
         let (tx, rx) = mpsc::channel::<(u64, GameRecord)>();
         for _ in 0..cfg.threads.max(1) {

@@ -175,7 +175,7 @@ mod tests {
     fn generated() -> Vec<u8> {
         let cfg = Config { games: 3, budget: MoveBudget::Nodes(600), seed: 11, random_plies: 6, ..Config::default() };
         let mut bytes = Vec::new();
-        run(&cfg, &mut bytes, Duration::from_secs(60), |_| {}).unwrap();
+        run(&cfg, &mut bytes, None, Duration::from_secs(60), |_| {}).unwrap();
         bytes
     }
 
