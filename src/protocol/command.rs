@@ -96,7 +96,7 @@ pub const MAX_BENCH_DEPTH: u64 = 30;
 
 impl Default for BenchArgs {
     fn default() -> Self {
-        BenchArgs { hash_mb: 16, threads: 1, depth: crate::cli::bench_cmd::DEFAULT_DEPTH }
+        BenchArgs { hash_mb: 16, threads: 1, depth: crate::bench::DEFAULT_DEPTH }
     }
 }
 
