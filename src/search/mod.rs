@@ -1,14 +1,17 @@
 //! Search: the engine core the protocols drive. `Engine` owns the transposition table and
 //! the search threads; a search runs in the background and reports through a callback.
 //!
-//! Files: `pool.rs` (the search threads, parked between searches, and the user's signals),
-//! `driver.rs` (iterative deepening, aspiration, MultiPV, Lazy SMP, reports),
-//! `pvs.rs` (alpha-beta, rules of the game, pruning, the move step the root shares),
-//! `qsearch.rs`, `ordering.rs`, `correction.rs` (correction history), `tt.rs`, `time.rs`,
-//! `params.rs` (every tunable number and switch).
+//! Files: `pool.rs` (the search threads, parked between searches), `job.rs` (what a thread is
+//! asked to do), `control.rs` (the user's signals), `driver.rs` (iterative deepening,
+//! aspiration, MultiPV, Lazy SMP, reports), `worker.rs` (one search thread's state, what the
+//! threads share), `pvs.rs` (alpha-beta, rules of the game, pruning, the move step the root
+//! shares), `qsearch.rs`, `ordering.rs`, `correction.rs` (correction history), `tt.rs`,
+//! `time.rs`, `params.rs` (every tunable number and switch).
 
+mod control;
 mod correction;
 mod driver;
+mod job;
 mod ordering;
 mod params;
 mod picker;
@@ -18,6 +21,7 @@ mod qsearch;
 mod strength;
 mod time;
 mod tt;
+mod worker;
 
 #[cfg(test)]
 mod tests;
@@ -29,7 +33,9 @@ use tt::TranspositionTable;
 
 use crate::board::{Move, Position};
 use crate::eval::Evaluator;
-use pool::{Control, MainJob, Pool};
+use control::Control;
+use job::MainJob;
+use pool::Pool;
 use std::sync::mpsc::{channel, Receiver, TryRecvError};
 use std::sync::Arc;
 
@@ -179,7 +185,7 @@ pub(crate) struct Settings {
     /// Seed of this search's pick among lines when weakened (drawn per search).
     pub pick_seed: u64,
     /// How a repetition loop is judged (the rules' `loop_verdict`; replaceable in tests).
-    pub loop_verdict: driver::LoopJudge,
+    pub loop_verdict: worker::LoopJudge,
     /// The evaluation searches call.
     pub evaluator: Evaluator,
 }
@@ -410,7 +416,7 @@ impl Engine {
 
     /// Replaces the repetition judge (tests check the search against a known verdict).
     #[cfg(test)]
-    pub(crate) fn set_loop_verdict(&mut self, judge: driver::LoopJudge) {
+    pub(crate) fn set_loop_verdict(&mut self, judge: worker::LoopJudge) {
         self.settings.loop_verdict = judge;
     }
 

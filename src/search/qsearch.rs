@@ -2,8 +2,8 @@
 //! switched on, quiet checks at its first ply); when in check, every evasion (so mates at the
 //! horizon are seen).
 
-use super::driver::Worker;
 use super::picker::{MovePicker, QuietMoves};
+use super::worker::Worker;
 use super::{Bound, INF, MATE, MAX_PLY};
 use crate::board::Move;
 
