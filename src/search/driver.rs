@@ -5,13 +5,13 @@
 use super::control::Control;
 use super::job::Job;
 use super::ordering::Exchange;
+use super::outcome::{Report, SearchResult};
 use super::pvs::Step;
+use super::request::{Limits, SearchRequest, Settings};
+use super::score::{Bound, INF, MATE, MATE_BOUND, RULE_WIN};
 use super::time::TimeManager;
 use super::tt::TranspositionTable;
 use super::worker::{Completed, Frame, SearchJob, Shared, ThreadTables, Worker};
-use super::{Bound, INF, MATE, MATE_BOUND, RULE_WIN};
-use super::{Limits, SearchRequest, Settings};
-use super::{Report, SearchResult};
 use crate::board::Move;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc::{channel, Sender};

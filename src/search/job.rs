@@ -2,10 +2,10 @@
 //! helper's part of one, or forgetting its tables for a new game.
 
 use super::control::Control;
+use super::outcome::{Report, SearchResult};
+use super::request::{SearchRequest, Settings};
 use super::tt::TranspositionTable;
 use super::worker::{Completed, SearchJob};
-use super::{Report, SearchResult};
-use super::{SearchRequest, Settings};
 use std::sync::mpsc::Sender;
 use std::sync::Arc;
 

@@ -5,8 +5,8 @@
 
 use super::driver;
 use super::job::{Job, MainJob};
+use super::outcome::Report;
 use super::worker::ThreadTables;
-use super::Report;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::mpsc::{channel, Receiver, Sender};
 use std::thread::JoinHandle;

@@ -4,9 +4,9 @@
 
 use super::ordering::{is_refutation, moving_piece};
 use super::picker::{MovePicker, QuietMoves};
+use super::score::{Bound, INF, MATE, MAX_PLY, RULE_BOUND, RULE_WIN};
 use super::tt::TtEntry;
 use super::worker::{Frame, Worker};
-use super::{Bound, INF, MATE, MAX_PLY, RULE_BOUND, RULE_WIN};
 use crate::board::{Move, PieceKind};
 use crate::rules::{insufficient_material, LoopVerdict, MOVE_LIMIT_PLIES};
 use arrayvec::ArrayVec;

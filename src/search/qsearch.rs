@@ -3,8 +3,8 @@
 //! horizon are seen).
 
 use super::picker::{MovePicker, QuietMoves};
+use super::score::{Bound, INF, MATE, MAX_PLY};
 use super::worker::Worker;
-use super::{Bound, INF, MATE, MAX_PLY};
 use crate::board::Move;
 
 impl Worker<'_> {

@@ -9,11 +9,11 @@ use super::control::Control;
 use super::correction::CorrectionHistory;
 use super::ordering::{Exchange, Heuristics};
 use super::params::{Features, SearchParams};
+use super::request::{Limits, LoopJudge};
+use super::score::{Bound, INF, MAX_PLY, RULE_BOUND};
 use super::strength::Strength;
 use super::time::TimeManager;
 use super::tt::TranspositionTable;
-use super::Limits;
-use super::{Bound, INF, MAX_PLY, RULE_BOUND};
 use crate::board::{Move, Position};
 use crate::eval::{EvalState, Evaluator};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -45,9 +45,6 @@ pub(crate) struct Shared {
     /// The evaluation.
     pub evaluator: Evaluator,
 }
-
-/// A repetition judge: the position after the loop and the loop's moves.
-pub(crate) type LoopJudge = fn(&Position, &[Move]) -> crate::rules::LoopVerdict;
 
 impl Shared {
     /// Nodes searched by all threads so far.

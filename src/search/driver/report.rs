@@ -2,10 +2,10 @@
 //! final line (a helper's shorter mate, a weakened pick) and the search's result.
 
 use crate::board::zobrist::Rng;
+use crate::search::outcome::{Info, Report, SearchResult};
+use crate::search::score::{Bound, Score, INF, MATE, MATE_BOUND, RULE_BOUND};
 use crate::search::strength::pick_line;
 use crate::search::worker::{RootMove, Worker};
-use crate::search::{Bound, Score, INF, MATE, MATE_BOUND, RULE_BOUND};
-use crate::search::{Info, Report, SearchResult};
 
 impl Worker<'_> {
     /// Sends the line `index` of the current iteration.
