@@ -7,8 +7,7 @@
 
 use super::pipe::Pipe;
 use super::{clean, seconds, Ask, Dialect, EngineConfig, Eval, Failure, Limit, Reply, HANDSHAKE};
-use crate::board::Move;
-use crate::matches::openings::START_FEN;
+use crate::board::{Move, START_FEN};
 use crate::matches::ranks::Ranks;
 use std::time::{Duration, Instant};
 
