@@ -57,7 +57,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
     let a = Args::parse(rest, &valued, &[])?;
     let limits = limits(&a)?;
     let graph = a.value("graph").map(|g| Format::of(g).map(|f| (g, f))).transpose()?;
-    let games = read_games(&crate::matches::pgn::read_file(path)?);
+    let games = read_games(&crate::matches::text::read_file(path)?);
     let n = a.number("game", 1, u64::from(u32::MAX), Some(1))? as usize;
     let game = games.get(n - 1).ok_or_else(|| match games.len() {
         0 => format!("{path}: no games"),

@@ -83,7 +83,7 @@ pub fn load_openings(path: Option<&str>) -> Result<Vec<Opening>, String> {
     match path {
         Some(path) => {
             let bytes = std::fs::read(path).map_err(|e| format!("cannot read openings '{path}': {e}"))?;
-            parse_openings(&super::pgn::decode(&bytes)).map_err(|e| format!("{path}: {e}"))
+            parse_openings(&super::text::decode(&bytes)).map_err(|e| format!("{path}: {e}"))
         }
         None => Ok(default_openings()),
     }
