@@ -3,7 +3,8 @@
 //! `samples/notation-chinese.pgn` (UTF-8) and `samples/notation-chinese-gbk.pgn` (GBK), the
 //! same games with the same tags and comments-free move text in each notation.
 
-use chuhe::matches::pgn::{decode, move_text, read_games};
+use chuhe::matches::pgn::{move_text, read_games};
+use chuhe::matches::text::decode;
 use chuhe::notation::Notation;
 
 /// The games of `iccs` as PGN in `notation`.

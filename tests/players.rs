@@ -160,7 +160,7 @@ fn fixed_node_analysis_is_the_same_every_run() {
 fn wxf_and_chinese_games_are_analysed_in_their_own_notation_with_their_iccs_twins_moves() {
     let dir = scratch("notations");
     let moves_of = |file: &str| {
-        let games = read_games(&chuhe::matches::pgn::decode(&std::fs::read(file).unwrap()));
+        let games = read_games(&chuhe::matches::text::decode(&std::fs::read(file).unwrap()));
         games[0].start_and_moves().unwrap().1
     };
     let twin = moves_of("samples/notation-iccs.pgn");

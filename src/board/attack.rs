@@ -5,8 +5,8 @@
 use super::mv::Move;
 use super::piece::{Color, PieceKind};
 use super::position::{cell_kind, side_bit, Position, EMPTY, OFF};
-use super::square::Square;
-use super::tables::{forward, in_palace, own_half, DIAG, HORSE_ATTACK, ON_BOARD, ORTHO};
+use super::square::{Square, ON_BOARD};
+use super::tables::{forward, in_palace, own_half, DIAG, HORSE_ATTACK, ORTHO};
 
 /// Read access to the cells: the board itself, or a view of it after a move.
 trait Cells: Copy {

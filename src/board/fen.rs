@@ -279,6 +279,11 @@ impl ParsedFen {
 }
 
 impl Position {
+    /// The standard start position.
+    pub fn startpos() -> Position {
+        Position::from_fen(START_FEN).expect("start FEN is valid")
+    }
+
     /// Parses and validates a FEN: `FenError::Parse` for text that is not a FEN,
     /// `FenError::Position` for a position that cannot be played (composed positions with
     /// pieces on points no game reaches are accepted).

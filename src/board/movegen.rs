@@ -5,8 +5,8 @@
 use super::mv::{Move, MoveList};
 use super::piece::{Color, PieceKind};
 use super::position::{cell_kind, side_bit, Position, EMPTY, OFF};
-use super::square::Square;
-use super::tables::{forward, in_palace, own_half, DIAG, HORSE, ON_BOARD, ORTHO};
+use super::square::{Square, ON_BOARD};
+use super::tables::{forward, in_palace, own_half, DIAG, HORSE, ORTHO};
 
 /// What a generator hands its moves to: a list, a counter, or a filter in front of one.
 pub(super) trait Out {

@@ -149,11 +149,6 @@ impl Position {
         Position { cells, slot_sq: [0; 48], side: Color::Red, halfmove: 0, fullmove: 1, key: 0 }
     }
 
-    /// The standard start position.
-    pub fn startpos() -> Position {
-        Position::from_fen(super::START_FEN).expect("start FEN is valid")
-    }
-
     /// Side to move.
     #[inline]
     pub fn side_to_move(&self) -> Color {

@@ -8,8 +8,8 @@
 use super::mv::Move;
 use super::piece::{Color, PieceKind};
 use super::position::{cell_kind, side_bit, Position, EMPTY, OFF};
-use super::square::Square;
-use super::tables::{forward, in_palace, own_half, DIAG, HORSE_ATTACK, ON_BOARD, ORTHO};
+use super::square::{Square, ON_BOARD};
+use super::tables::{forward, in_palace, own_half, DIAG, HORSE_ATTACK, ORTHO};
 
 /// The cheapest piece of `by` that could capture on `sq` in `cells`: its cell index and kind.
 /// Kinds are tried from cheap to dear by the caller's `values`.

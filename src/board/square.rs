@@ -1,4 +1,4 @@
-//! Squares on the padded 16×16 mailbox and their ICCS names.
+//! Squares on the padded 16×16 mailbox, which of them are board points, and their ICCS names.
 
 use std::fmt;
 
@@ -6,6 +6,23 @@ use std::fmt;
 pub const FILE_OFFSET: u8 = 3;
 /// Row of rank 0 inside the 16-high padded array.
 pub const RANK_OFFSET: u8 = 3;
+
+/// True for the 90 board points of the padded array.
+pub static ON_BOARD: [bool; 256] = build_on_board();
+
+const fn build_on_board() -> [bool; 256] {
+    let mut t = [false; 256];
+    let mut r = 0;
+    while r < 10 {
+        let mut f = 0;
+        while f < 9 {
+            t[Square::new(f, r).index()] = true;
+            f += 1;
+        }
+        r += 1;
+    }
+    t
+}
 
 /// A point of the padded 16×16 array; on-board points hold files a–i and ranks 0–9.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
@@ -45,7 +62,7 @@ impl Square {
     /// Whether this padded index is one of the 90 board points.
     #[inline]
     pub fn on_board(self) -> bool {
-        super::tables::ON_BOARD[self.index()]
+        ON_BOARD[self.index()]
     }
 
     /// The square `delta` mailbox steps away (may be off the board, never out of the array
@@ -106,6 +123,7 @@ mod tests {
             assert_eq!(Square::parse(&sq.to_string()), Some(sq));
         }
         assert_eq!(Square::all().count(), 90);
+        assert_eq!(ON_BOARD.iter().filter(|&&b| b).count(), 90);
         assert_eq!(Square::parse("j0"), None);
         assert_eq!(Square::parse("a"), None);
         assert_eq!(Square::parse("a10"), None);

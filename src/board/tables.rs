@@ -1,21 +1,7 @@
-//! Constant look-up tables over the padded mailbox: on-board, palace, halves, deltas.
+//! Constant look-up tables over the padded mailbox: palace, halves, deltas.
 
 use super::piece::Color;
-use super::square::Square;
-
-const fn build_on_board() -> [bool; 256] {
-    let mut t = [false; 256];
-    let mut r = 0;
-    while r < 10 {
-        let mut f = 0;
-        while f < 9 {
-            t[Square::new(f, r).index()] = true;
-            f += 1;
-        }
-        r += 1;
-    }
-    t
-}
+use super::square::{Square, RANK_OFFSET};
 
 const fn build_palace() -> [u8; 256] {
     // bit 0: Red palace, bit 1: Black palace
@@ -33,8 +19,6 @@ const fn build_palace() -> [u8; 256] {
     t
 }
 
-/// True for the 90 board points.
-pub static ON_BOARD: [bool; 256] = build_on_board();
 static PALACE: [u8; 256] = build_palace();
 
 /// Whether `sq` is inside `color`'s palace.
@@ -47,7 +31,7 @@ pub fn in_palace(sq: Square, color: Color) -> bool {
 #[inline]
 pub fn own_half(sq: Square, color: Color) -> bool {
     // Red's half is rows RANK_OFFSET..RANK_OFFSET+4 (ranks 0-4).
-    let red = sq.0 < (super::square::RANK_OFFSET + 5) * 16;
+    let red = sq.0 < (RANK_OFFSET + 5) * 16;
     red == (color == Color::Red)
 }
 
@@ -76,7 +60,6 @@ mod tests {
 
     #[test]
     fn tables_agree_with_coordinates() {
-        assert_eq!(ON_BOARD.iter().filter(|&&b| b).count(), 90);
         let red_palace = Square::all().filter(|&s| in_palace(s, Color::Red)).count();
         assert_eq!(red_palace, 9);
         assert!(in_palace(Square::new(4, 8), Color::Black));

@@ -55,7 +55,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
     let path = a.value("pgn").ok_or(format!("GAME.pgn is required {}", super::args::SEE_HELP))?;
     let limits = limits(&a)?;
     let graph = a.value("graph").map(|g| Format::of(g).map(|f| (g, f))).transpose()?;
-    let games = read_games(&crate::matches::pgn::read_file(path)?);
+    let games = read_games(&crate::matches::text::read_file(path)?);
     let n = a.number("game", 1, u64::from(u32::MAX), Some(1))? as usize;
     let game = games.get(n - 1).ok_or_else(|| match games.len() {
         0 => format!("{path}: no games"),

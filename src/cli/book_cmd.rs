@@ -5,7 +5,8 @@ use super::args::{take_list, Args};
 use crate::board::Position;
 use crate::book::build::{build, GameLine, Limits};
 use crate::book::{eleeye, native, total_weight, Book, Format};
-use crate::matches::pgn::{read_file, read_games};
+use crate::matches::pgn::read_games;
+use crate::matches::text::read_file;
 use crate::notation::parse_moves;
 
 /// One line for `chuhe --help`.

@@ -5,7 +5,8 @@
 use super::Args;
 use crate::board::{Move, Position};
 use crate::lines::content_lines;
-use crate::matches::pgn::{decode, read_file, read_games, PgnGame};
+use crate::matches::pgn::{read_games, PgnGame};
+use crate::matches::text::{decode, read_file};
 use crate::notation;
 use crate::rules::{json_string, Game, GameResult, Verdict};
 

@@ -5,9 +5,10 @@
 use super::match_cmd::{parse_sprt, parse_tc};
 use crate::matches::clock::ClockUse;
 use crate::matches::engine::Limit;
-use crate::matches::pgn::{read_file, read_games, PgnGame};
+use crate::matches::pgn::{read_games, PgnGame};
 use crate::matches::scheduler::{rating_lines, score_line};
 use crate::matches::stats::{first_score, Pairs, Sprt, Tally};
+use crate::matches::text::read_file;
 use std::collections::HashMap;
 
 /// One line for `chuhe --help`.

@@ -11,13 +11,15 @@
 //! `EvalState` is the per-thread state the search moves along with its moves.
 
 pub mod nnue;
+mod pair;
 mod params;
 mod state;
 mod terms;
 mod weights;
 
 use crate::board::{Color, PieceKind, Position, Square};
-pub use params::{section_of, Section, COUNT, S, SECTIONS, SQUARES, WEIGHTS};
+pub use pair::{S, SQUARES};
+pub use params::{section_of, Section, COUNT, SECTIONS, WEIGHTS};
 pub use state::{EvalState, Evaluator};
 pub use terms::PHASE_MAX;
 use terms::{walk, Sink};
@@ -91,7 +93,7 @@ const fn piece_squares() -> [[[S; 256]; 7]; 2] {
                 let (f, r) = (sq % 9, sq / 9);
                 let rr = if c == 0 { r } else { 9 - r };
                 let fc = if f < 4 { f } else { 8 - f };
-                let p = params::FLAT[params::at::KING_SQUARES + k * params::SQUARES + params::square_index(rr, fc)];
+                let p = params::FLAT[params::at::KING_SQUARES + k * SQUARES + params::square_index(rr, fc)];
                 t[c][k][Square::new(f as u8, r as u8).index()] = S(sign * (m.0 + p.0), sign * (m.1 + p.1));
                 sq += 1;
             }
@@ -281,7 +283,7 @@ mod tests {
         for kind in PieceKind::ALL {
             let name = format!("{:?}_SQUARES", kind).to_uppercase();
             let s = SECTIONS.iter().find(|s| s.name == name).unwrap();
-            assert_eq!(s.start, params::at::KING_SQUARES + kind.index() * params::SQUARES, "{name}");
+            assert_eq!(s.start, params::at::KING_SQUARES + kind.index() * SQUARES, "{name}");
         }
     }
 

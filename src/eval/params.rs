@@ -1,12 +1,10 @@
 //! Every number of the hand-written evaluation, as one flat table of (midgame, endgame)
 //! weights that `chuhe tune` fits. The values live in `weights.rs`, one readable table per
-//! section; this file names the sections, their place in the flat table and their term.
+//! section, written in `pair.rs`'s terms; this file names the sections, their place in the
+//! flat table and their term.
 
+use super::pair::{S, SQUARES};
 use super::weights;
-
-/// A (midgame, endgame) pair in centipawns.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct S(pub i32, pub i32);
 
 /// One named block of weights.
 #[derive(Clone, Copy, Debug)]
@@ -78,23 +76,6 @@ macro_rules! sections {
             out
         }
     };
-}
-
-/// Piece-square tables have one weight per (rank from the owner's back rank, file column):
-/// columns are the a/i, b/h, c/g, d/f and e files (the board is left-right symmetric).
-pub const SQUARES: usize = 50;
-
-/// A square table given up to its last rank with a weight: the ranks past it are zero.
-/// `weights.rs` writes the king's, advisors' and elephants' tables so (they never stand there
-/// in a game, and the tuner leaves a weight it never saw at zero).
-pub const fn ranks<const N: usize>(given: [S; N]) -> [S; SQUARES] {
-    let mut table = [S(0, 0); SQUARES];
-    let mut i = 0;
-    while i < N {
-        table[i] = given[i];
-        i += 1;
-    }
-    table
 }
 
 sections! {

@@ -3,7 +3,8 @@
 //! tuner records the counts (`Trace`). One function per kind for its own terms, each
 //! returning its attack units on the enemy king, then king safety and tempo.
 
-use super::params::{at, square_index, SQUARES};
+use super::pair::SQUARES;
+use super::params::{at, square_index};
 use crate::board::tables::{HORSE, ORTHO};
 use crate::board::{Color, PieceKind, Position, Square};
 

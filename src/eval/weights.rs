@@ -3,7 +3,7 @@
 //! positions 864789 training + 93267 validation, K 531.8, lambda 0.5, 800 epochs at rate 1;
 //! loss training 0.018481 -> 0.017966, validation 0.019821 -> 0.019439 (fitted; 0.017996 and 0.019500 as written).
 
-use super::params::{ranks, S};
+use super::pair::{ranks, S};
 
 /// Material by kind: king, advisor, elephant, horse, rook, cannon, pawn.
 #[rustfmt::skip]

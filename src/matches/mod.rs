@@ -12,3 +12,4 @@ pub mod ranks;
 pub mod scheduler;
 pub mod stats;
 pub mod table;
+pub mod text;

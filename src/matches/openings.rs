@@ -1,13 +1,10 @@
 //! Match openings: a start position plus opening moves, read from a file (one per line) or
 //! taken from the built-in set.
 
-use crate::board::{Move, Position};
+use crate::board::{Move, Position, START_FEN};
 use crate::lines::content_lines;
 use crate::notation::{self, NotationError};
 use crate::rules::Game;
-
-/// The standard start position in FEN.
-pub const START_FEN: &str = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1";
 
 /// One opening: the position the game record starts from and the moves played before the
 /// engines take over.
@@ -86,7 +83,7 @@ pub fn load_openings(path: Option<&str>) -> Result<Vec<Opening>, String> {
     match path {
         Some(path) => {
             let bytes = std::fs::read(path).map_err(|e| format!("cannot read openings '{path}': {e}"))?;
-            parse_openings(&super::pgn::decode(&bytes)).map_err(|e| format!("{path}: {e}"))
+            parse_openings(&super::text::decode(&bytes)).map_err(|e| format!("{path}: {e}"))
         }
         None => Ok(default_openings()),
     }

@@ -181,25 +181,6 @@ pub fn move_text(start: &Position, moves: &[Move], notation: Notation) -> String
     wrap(&numbered(start, words))
 }
 
-/// PGN file bytes as text: UTF-8 when they are valid UTF-8, else GBK (GB18030), the encoding
-/// of many xqbase-era Chinese game files. A byte-order mark is dropped.
-pub fn decode(bytes: &[u8]) -> String {
-    let text = match std::str::from_utf8(bytes) {
-        Ok(text) => text.to_string(),
-        Err(_) => encoding_rs::GBK.decode_without_bom_handling(bytes).0.into_owned(),
-    };
-    match text.strip_prefix('\u{feff}') {
-        Some(rest) => rest.to_string(),
-        None => text,
-    }
-}
-
-/// The text of the file at `path` (UTF-8 or GBK, as `decode`); the error names the file.
-pub fn read_file(path: &str) -> Result<String, String> {
-    let bytes = std::fs::read(path).map_err(|e| format!("cannot read '{path}': {e}"))?;
-    Ok(decode(&bytes))
-}
-
 /// A game read back from PGN text (this runner's or another xiangqi tool's).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PgnGame {

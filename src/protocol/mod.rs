@@ -20,6 +20,7 @@ pub mod session;
 pub mod ucci;
 pub mod uci;
 pub mod wdl;
+pub mod words;
 pub mod xboard;
 
 pub use crate::lines::Input;
@@ -199,7 +200,7 @@ fn boot(wake: Sender<Event>, rx: &Receiver<Event>, out: Output) {
             "quit" => return,
             other => out.line(&format!(
                 "info string error: unknown command '{}' before the handshake; send ucci, uci or xboard first",
-                command::clip(other)
+                words::clip(other)
             )),
         }
     }

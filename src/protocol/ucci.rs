@@ -2,11 +2,12 @@
 //! keywords, `go` times in seconds until `usemillisec` is on, `banmoves`, `probe`,
 //! `nobestmove`, `bye`, and `bestmove ... draw|resign`.
 
-use super::command::{bare, clip, parse_go, parse_moves, parse_shared, Command, Go, Words};
+use super::command::{bare, parse_go, parse_moves, parse_shared, Command, Go};
 use super::options::{
     Key, OptionSet, Options, Spec, Style, GRADES, MAX_HASH_MB, MAX_MOVE_OVERHEAD_MS, MAX_THREADS, RANDOMNESS, STYLES,
 };
 use super::policy::Decision;
+use super::words::{clip, Words};
 use super::{info_line, Dialect, Replies, ENGINE_AUTHOR, ENGINE_NAME};
 use crate::board::Move;
 use crate::search::{Bound, Info, ProbeInfo, Score};

@@ -2,13 +2,14 @@
 //! `wtime/btime` clocks in ms (`w` = Red), `searchmoves`, `mate`, `movetime`, MultiPV, and
 //! `bestmove (none)` when there is no move; `UCI_Variant` (xiangqi only) and `UCI_ShowWDL`.
 
-use super::command::{bare, clip, parse_go, parse_shared, small, Command, Go, Words};
+use super::command::{bare, parse_go, parse_shared, Command, Go};
 use super::options::{
     OptionSet, Options, Style, BOOK_FILE, CLEAR_HASH, ELO, EVAL_FILE, HASH, LIMIT_STRENGTH, MOVE_OVERHEAD, MULTIPV,
     OWN_BOOK, PONDER, SHOW_WDL, SKILL_LEVEL, THREADS, USE_NNUE, VARIANT,
 };
 use super::policy::Decision;
 use super::wdl::wdl;
+use super::words::{clip, small, Words};
 use super::{info_line, Dialect, Replies, ENGINE_AUTHOR, ENGINE_NAME};
 use crate::board::Move;
 use crate::search::{Bound, Info, ProbeInfo, Score};

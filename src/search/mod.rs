@@ -1,229 +1,53 @@
 //! Search: the engine core the protocols drive. `Engine` owns the transposition table and
 //! the search threads; a search runs in the background and reports through a callback.
 //!
-//! Files: `pool.rs` (the search threads, parked between searches, and the user's signals),
-//! `driver.rs` (iterative deepening, aspiration, MultiPV, Lazy SMP, reports),
-//! `pvs.rs` (alpha-beta, rules of the game, pruning, the move step the root shares),
-//! `qsearch.rs`, `ordering.rs`, `correction.rs` (correction history), `tt.rs`, `time.rs`,
-//! `params.rs` (every tunable number and switch).
+//! Files: `score.rs` (mate and rule bands, `Score`, `Bound`), `request.rs` (what a search is
+//! asked: `SearchRequest`, `Limits`, `Settings`), `outcome.rs` (what it tells: `Report`,
+//! `Info`, `SearchResult`), `pool.rs` (the search threads, parked between searches), `job.rs`
+//! (what a thread is asked to do), `control.rs` (the user's signals), `driver.rs` (iterative
+//! deepening, aspiration, MultiPV, Lazy SMP, reports), `worker.rs` (one search thread's state,
+//! what the threads share), `pvs.rs` (alpha-beta, rules of the game, pruning, the move step the
+//! root shares), `qsearch.rs`, `ordering.rs`, `correction.rs` (correction history), `tt.rs`,
+//! `time.rs`, `params.rs` (every tunable number and switch). This file is the `Engine` on top
+//! of them; none of them reads it.
 
+mod control;
 mod correction;
 mod driver;
+mod job;
 mod ordering;
+mod outcome;
 mod params;
 mod picker;
 mod pool;
 mod pvs;
 mod qsearch;
+mod request;
+mod score;
 mod strength;
 mod time;
 mod tt;
+mod worker;
 
 #[cfg(test)]
 mod tests;
 
 pub use driver::MAX_DEPTH;
+pub use outcome::{Info, Report, SearchResult};
 pub use params::{Features, ParamSpec, SearchParams, SwitchSpec, SPSA_LEARNING_RATE};
+pub use request::{Limits, SearchRequest};
+pub use score::{Bound, Score, MATE, MATE_BOUND, RULE_BOUND, RULE_WIN};
 pub use strength::{Strength, ELO_RANGE, MAX_SKILL};
-use tt::TranspositionTable;
 
 use crate::board::{Move, Position};
 use crate::eval::Evaluator;
-use pool::{Control, MainJob, Pool};
+use control::Control;
+use job::MainJob;
+use pool::Pool;
+use request::Settings;
 use std::sync::mpsc::{channel, Receiver, TryRecvError};
 use std::sync::Arc;
-
-/// Scores at or beyond this magnitude are mates.
-pub const MATE: i32 = 30000;
-/// Largest score below mate scores.
-pub const MATE_BOUND: i32 = MATE - 1000;
-/// A win by the rules without mate (the opponent's forbidden perpetual check or chase) at the
-/// root: `RULE_WIN - ply` at the ply where the verdict falls, a band below `MATE_BOUND` and far
-/// above any evaluation. Reported on the mate scale, as the moves until the verdict.
-pub const RULE_WIN: i32 = 25000;
-/// Scores at or beyond this magnitude (and below `MATE_BOUND`) are rule wins or losses.
-pub const RULE_BOUND: i32 = RULE_WIN - 1000;
-/// Beyond every score.
-pub(crate) const INF: i32 = MATE + 1;
-/// Deepest ply of the search stack.
-pub(crate) const MAX_PLY: usize = 128;
-
-/// A score from the side to move's view.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Score {
-    /// Centipawns.
-    Cp(i32),
-    /// Mate in this many moves (positive: we mate; negative: we are mated).
-    Mate(i32),
-}
-
-impl Score {
-    /// Converts an internal score (mates as `±(MATE - ply)`, rule outcomes as
-    /// `±(RULE_WIN - ply)`) into a `Score`: both count the moves to the end of the game.
-    pub fn from_internal(v: i32) -> Score {
-        let top = if v.abs() >= MATE_BOUND { MATE } else { RULE_WIN };
-        if v >= RULE_BOUND {
-            Score::Mate((top - v + 1) / 2)
-        } else if v <= -RULE_BOUND {
-            Score::Mate(-((top + v) / 2))
-        } else {
-            Score::Cp(v)
-        }
-    }
-}
-
-/// Whether a reported score is exact or a bound (aspiration fail).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Bound {
-    /// Exact score.
-    Exact,
-    /// The true score is at least this.
-    Lower,
-    /// The true score is at most this.
-    Upper,
-}
-
-impl Bound {
-    /// What a fail-soft `score` from a search with window (alpha, beta) tells.
-    #[inline]
-    pub fn of(score: i32, alpha: i32, beta: i32) -> Bound {
-        if score >= beta {
-            Bound::Lower
-        } else if score > alpha {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        }
-    }
-}
-
-/// One principal-variation report.
-#[derive(Clone, Debug)]
-pub struct Info {
-    /// Nominal depth of the iteration.
-    pub depth: u32,
-    /// Deepest ply reached.
-    pub seldepth: u32,
-    /// 1-based MultiPV index.
-    pub multipv: u32,
-    /// Score of this line.
-    pub score: Score,
-    /// Exact or bound.
-    pub bound: Bound,
-    /// Nodes searched so far (all threads).
-    pub nodes: u64,
-    /// Nodes per second.
-    pub nps: u64,
-    /// Milliseconds since the search started.
-    pub time_ms: u64,
-    /// Transposition-table fill in permille.
-    pub hashfull: u32,
-    /// The line.
-    pub pv: Vec<Move>,
-}
-
-/// What a running search reports.
-#[derive(Clone, Debug)]
-pub enum Report {
-    /// A completed (or bound) principal variation.
-    Pv(Info),
-    /// The root move being searched now (sent only after the first second).
-    CurrMove {
-        /// Iteration depth.
-        depth: u32,
-        /// The move.
-        mv: Move,
-        /// Its 1-based number in the root move order.
-        number: u32,
-    },
-    /// The search has finished (after `stop`, a limit, or ponderhit-then-limit).
-    Done(SearchResult),
-}
-
-/// One search: the game so far (start position and the moves played from it), the limits, and
-/// the root moves allowed (empty: every legal move).
-#[derive(Clone, Debug)]
-pub struct SearchRequest {
-    /// The game's start position.
-    pub start: Position,
-    /// Legal moves played from `start`; the search is of the position after them.
-    pub moves: Vec<Move>,
-    /// When to stop.
-    pub limits: Limits,
-    /// Root restriction (`searchmoves`, or every move but `banmoves`); empty: no restriction.
-    pub root_moves: Vec<Move>,
-}
-
-impl SearchRequest {
-    /// A search of the position after `moves` from `start`, all root moves allowed.
-    pub fn new(start: &Position, moves: &[Move], limits: Limits) -> SearchRequest {
-        SearchRequest { start: start.clone(), moves: moves.to_vec(), limits, root_moves: Vec::new() }
-    }
-
-    /// The same search with the root restricted to `root_moves` (empty: no restriction).
-    pub fn restricted_to(mut self, root_moves: &[Move]) -> SearchRequest {
-        self.root_moves = root_moves.to_vec();
-        self
-    }
-}
-
-/// How the engine searches, copied into each search: threads, lines, techniques, numbers.
-#[derive(Clone)]
-pub(crate) struct Settings {
-    pub threads: usize,
-    pub multipv: usize,
-    pub features: Features,
-    pub params: SearchParams,
-    /// How much the engine holds back (full strength by default).
-    pub strength: Strength,
-    /// Seed of this search's pick among lines when weakened (drawn per search).
-    pub pick_seed: u64,
-    /// How a repetition loop is judged (the rules' `loop_verdict`; replaceable in tests).
-    pub loop_verdict: driver::LoopJudge,
-    /// The evaluation searches call.
-    pub evaluator: Evaluator,
-}
-
-/// What to search and for how long. Times in milliseconds. All `None` and `infinite ==
-/// false` means "until stopped" as well.
-#[derive(Clone, Debug, Default)]
-pub struct Limits {
-    /// Maximum nominal depth.
-    pub depth: Option<u32>,
-    /// Node budget.
-    pub nodes: Option<u64>,
-    /// Exact time for this move.
-    pub movetime_ms: Option<u64>,
-    /// Own remaining clock time.
-    pub time_ms: Option<u64>,
-    /// Own increment per move.
-    pub inc_ms: u64,
-    /// Moves to the next time control.
-    pub movestogo: Option<u32>,
-    /// Search for a mate in this many moves.
-    pub mate: Option<u32>,
-    /// No limit until `stop`.
-    pub infinite: bool,
-    /// Pondering: no clock until `ponderhit`, never finish before `ponderhit` or `stop`.
-    pub pondering: bool,
-    /// Safety margin per move for communication delays.
-    pub move_overhead_ms: u64,
-}
-
-/// The outcome of a search.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SearchResult {
-    /// Best move, or `None` when there is no legal move.
-    pub best: Option<Move>,
-    /// Expected reply.
-    pub ponder_move: Option<Move>,
-    /// Score of the best move.
-    pub score: Score,
-    /// Depth completed.
-    pub depth: u32,
-    /// Nodes searched.
-    pub nodes: u64,
-}
+use tt::TranspositionTable;
 
 /// A transposition-table entry as `probe` reports it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -410,7 +234,7 @@ impl Engine {
 
     /// Replaces the repetition judge (tests check the search against a known verdict).
     #[cfg(test)]
-    pub(crate) fn set_loop_verdict(&mut self, judge: driver::LoopJudge) {
+    pub(crate) fn set_loop_verdict(&mut self, judge: request::LoopJudge) {
         self.settings.loop_verdict = judge;
     }
 

@@ -3,98 +3,13 @@
 //! corrections (`ThreadTables`) from search to search until a new game. Thread 0 runs the
 //! driver; the others are its Lazy SMP helpers.
 
-use super::driver::{self, Completed, SearchJob, ThreadTables};
-use super::tt::TranspositionTable;
-use super::{Report, SearchRequest, SearchResult, Settings};
+use super::driver;
+use super::job::{Job, MainJob};
+use super::outcome::Report;
+use super::worker::ThreadTables;
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{channel, Receiver, Sender};
-use std::sync::{Arc, Condvar, Mutex};
 use std::thread::JoinHandle;
-
-/// The user's signals to a search: flags the main thread polls, and a condition variable
-/// thread 0 waits on when its search has finished before it may end (ponder, infinite).
-#[derive(Default)]
-pub(crate) struct Control {
-    stop: AtomicBool,
-    ponderhit: AtomicBool,
-    lock: Mutex<()>,
-    raised: Condvar,
-}
-
-impl Control {
-    /// Clears both signals for a new search (call while no search runs).
-    pub fn reset(&self) {
-        self.stop.store(false, Ordering::SeqCst);
-        self.ponderhit.store(false, Ordering::SeqCst);
-    }
-
-    /// The user's `stop`.
-    pub fn stop(&self) {
-        self.raise(&self.stop);
-    }
-
-    /// The pondered move was played.
-    pub fn ponderhit(&self) {
-        self.raise(&self.ponderhit);
-    }
-
-    /// Sets `flag`, then wakes a waiting thread 0 (under the lock, so the wake cannot fall
-    /// between its check and its wait).
-    fn raise(&self, flag: &AtomicBool) {
-        flag.store(true, Ordering::SeqCst);
-        let _guard = self.lock.lock().unwrap_or_else(|e| e.into_inner());
-        self.raised.notify_all();
-    }
-
-    /// Whether `stop` came.
-    #[inline]
-    pub fn stopped(&self) -> bool {
-        self.stop.load(Ordering::Relaxed)
-    }
-
-    /// Whether `ponderhit` came.
-    #[inline]
-    pub fn ponderhit_came(&self) -> bool {
-        self.ponderhit.load(Ordering::Relaxed)
-    }
-
-    /// Blocks a search that finished early until it may end: a ponder search until
-    /// `ponderhit` or `stop`, an infinite one until `stop`.
-    fn hold(&self, pondering: bool, infinite: bool) {
-        let mut guard = self.lock.lock().unwrap_or_else(|e| e.into_inner());
-        while (pondering && !self.ponderhit.load(Ordering::SeqCst) || infinite) && !self.stop.load(Ordering::SeqCst) {
-            guard = self.raised.wait(guard).unwrap_or_else(|e| e.into_inner());
-        }
-    }
-}
-
-/// A whole search for thread 0.
-pub(crate) struct MainJob {
-    pub tt: Arc<TranspositionTable>,
-    pub control: Arc<Control>,
-    pub request: SearchRequest,
-    pub settings: Settings,
-    /// Called from thread 0; its last call is `Report::Done`. Dropped when the job ends.
-    pub report: Box<dyn FnMut(Report) + Send>,
-    /// Where the result goes (after `Report::Done`).
-    pub result: Sender<SearchResult>,
-}
-
-/// What a search thread is asked to do.
-pub(crate) enum Job {
-    /// Thread 0: run a search with the helpers given.
-    Main(Box<MainJob>, Vec<Sender<Job>>),
-    /// A helper: search beside thread 0, then send back its last completed line.
-    Helper {
-        /// The search.
-        search: Arc<SearchJob>,
-        /// Where the line goes, with the thread's id.
-        done: Sender<(usize, Completed)>,
-    },
-    /// A new game: forget the histories.
-    Forget,
-}
 
 /// One parked thread.
 struct Thread {

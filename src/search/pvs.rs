@@ -2,11 +2,11 @@
 //! 60-move rule, insufficient material), mate-distance pruning, the transposition table,
 //! reverse futility, null move, check extension, late-move reductions and pruning.
 
-use super::driver::{Frame, Worker};
 use super::ordering::{is_refutation, moving_piece};
 use super::picker::{MovePicker, QuietMoves};
+use super::score::{Bound, INF, MATE, MAX_PLY, RULE_BOUND, RULE_WIN};
 use super::tt::TtEntry;
-use super::{Bound, INF, MATE, MAX_PLY, RULE_BOUND, RULE_WIN};
+use super::worker::{Frame, Worker};
 use crate::board::{Move, PieceKind};
 use crate::rules::{insufficient_material, LoopVerdict, MOVE_LIMIT_PLIES};
 use arrayvec::ArrayVec;

@@ -2,9 +2,9 @@
 //! switched on, quiet checks at its first ply); when in check, every evasion (so mates at the
 //! horizon are seen).
 
-use super::driver::Worker;
 use super::picker::{MovePicker, QuietMoves};
-use super::{Bound, INF, MATE, MAX_PLY};
+use super::score::{Bound, INF, MATE, MAX_PLY};
+use super::worker::Worker;
 use crate::board::Move;
 
 impl Worker<'_> {

@@ -2,7 +2,8 @@
 //! past it; stretched in unstable positions) and a hard limit (stop at once), both leaving
 //! `move_overhead_ms` so the engine never loses on time.
 
-use super::{Limits, SearchParams};
+use super::params::SearchParams;
+use super::request::Limits;
 use std::time::Instant;
 
 /// Soft and hard limits for one move, in milliseconds from `start`.

@@ -1,7 +1,7 @@
 //! The transposition table shared by all search threads: buckets of four entries, each a
 //! pair of atomics (key xor data, data) so a torn write is detected instead of trusted.
 
-use super::{Bound, RULE_BOUND};
+use super::score::{Bound, RULE_BOUND};
 use crate::board::Move;
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
 

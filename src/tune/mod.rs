@@ -312,7 +312,7 @@ pub fn weights_file(w: &[S], provenance: &str) -> String {
     for line in provenance.lines() {
         out.push_str(&format!("//! {line}\n").replace("//! \n", "//!\n"));
     }
-    // A square table's trailing all-zero ranks are left out (`params::ranks` restores them).
+    // A square table's trailing all-zero ranks are left out (`pair::ranks` restores them).
     let kept = |s: &Section| {
         let rows = &w[s.start..s.start + s.len];
         if s.len == SQUARES {
@@ -322,7 +322,7 @@ pub fn weights_file(w: &[S], provenance: &str) -> String {
         }
     };
     let trims = SECTIONS.iter().any(|s| kept(s) < s.len);
-    out.push_str(if trims { "\nuse super::params::{ranks, S};\n" } else { "\nuse super::params::S;\n" });
+    out.push_str(if trims { "\nuse super::pair::{ranks, S};\n" } else { "\nuse super::pair::S;\n" });
     for s in SECTIONS {
         let n = kept(&s);
         let open = if n < s.len { "ranks([" } else { "[" };
@@ -473,7 +473,7 @@ mod tests {
         w[king..king + SQUARES].fill(S(0, 0));
         w[king + 7] = S(5, -5); // rank 1
         let text = weights_file(&w, "test");
-        assert!(text.contains("KING_SQUARES: [S; 50] = ranks([") && text.contains("use super::params::{ranks, S};"));
+        assert!(text.contains("KING_SQUARES: [S; 50] = ranks([") && text.contains("use super::pair::{ranks, S};"));
         assert_eq!(parse_weights(&text).unwrap(), w);
         w[king + 7] = S(0, 0);
         assert_eq!(parse_weights(&weights_file(&w, "test")).unwrap(), w);

@@ -5,10 +5,11 @@
 //! pieces it reads and writes: `feature` lines, the time-control commands, thinking lines and
 //! result claims.
 
+use super::config::{seconds, EngineConfig, Limit};
+use super::dialect::{Dialect, HANDSHAKE};
 use super::pipe::Pipe;
-use super::{clean, seconds, Ask, Dialect, EngineConfig, Eval, Failure, Limit, Reply, HANDSHAKE};
-use crate::board::Move;
-use crate::matches::openings::START_FEN;
+use super::turn::{clean, Ask, Eval, Failure, Reply};
+use crate::board::{Move, START_FEN};
 use crate::matches::ranks::Ranks;
 use std::time::{Duration, Instant};
 

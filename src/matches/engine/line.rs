@@ -2,8 +2,9 @@
 //! sending of a request, the lines read while the engine thinks (`info` scores, `bestmove`),
 //! the sync.
 
+use super::config::Proto;
 use super::pipe::Pipe;
-use super::{Eval, Failure, Proto, Reply};
+use super::turn::{Eval, Failure, Reply};
 use crate::board::Move;
 use crate::matches::ranks::Ranks;
 

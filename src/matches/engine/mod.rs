@@ -8,225 +8,25 @@
 //! logged.
 
 mod cecp;
+mod config;
+mod dialect;
 mod line;
 mod pipe;
+mod turn;
 mod ucci;
 mod uci;
 
+pub use config::{seconds, DebugLog, EngineConfig, Limit, Proto};
 pub use line::parse_info;
+pub use turn::{describe, Ask, Eval, Failure, Reply, SideClock};
 
 use super::ranks::Ranks;
-use crate::board::Color;
-use crate::rules::Game;
+use dialect::{Dialect, HANDSHAKE};
 use pipe::Pipe;
-use std::io::Write;
-use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-/// Time allowed for the handshake, for each option's acknowledgement and for `isready`.
-const HANDSHAKE: Duration = Duration::from_secs(10);
 /// After `stop` at the deadline, how long an engine may take to answer before it stalls.
 pub const STOP_GRACE: Duration = Duration::from_millis(1000);
-
-/// The protocol an engine speaks.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Proto {
-    /// UCCI: `ucci`, `setoption <name> <value>`, `go time .. opptime ..`, times in ms via `usemillisec`.
-    Ucci,
-    /// UCI: `uci`, `setoption name <n> value <v>`, `go wtime .. btime ..`.
-    Uci,
-    /// CECP (XBoard protocol 2): `xboard`, `protover 2`, `new`, `force`, `usermove`, `go`.
-    Xboard,
-}
-
-/// How an engine's thinking is limited.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Limit {
-    /// A clock: `moves` per period (0: whole game), `base_ms` per period, `inc_ms` per move.
-    Clock {
-        /// Moves per period, 0 for sudden death / increment only.
-        moves: u32,
-        /// Time per period in milliseconds.
-        base_ms: u64,
-        /// Increment per move in milliseconds.
-        inc_ms: u64,
-    },
-    /// Fixed time per move in milliseconds.
-    MoveTime(u64),
-    /// Node budget per move.
-    Nodes(u64),
-    /// Depth per move.
-    Depth(u32),
-}
-
-/// Where `-debug` writes every engine line: one sink shared by all engines, and a tag telling
-/// apart the instances of one engine when several games run at once.
-#[derive(Clone)]
-pub struct DebugLog {
-    sink: Arc<Mutex<Box<dyn Write + Send>>>,
-    start: Instant,
-    tag: String,
-}
-
-impl std::fmt::Debug for DebugLog {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "DebugLog{}", self.tag)
-    }
-}
-
-impl DebugLog {
-    /// A log to `sink`; times are counted from now.
-    pub fn new(sink: Box<dyn Write + Send>) -> DebugLog {
-        DebugLog { sink: Arc::new(Mutex::new(sink)), start: Instant::now(), tag: String::new() }
-    }
-
-    /// The same log, with `#n` after the engine's name (the worker playing the game).
-    pub fn tagged(&self, n: usize) -> DebugLog {
-        DebugLog { tag: format!("#{n}"), ..self.clone() }
-    }
-
-    /// One line: seconds since the start, the engine, `<` for a line sent to it, `>` for one
-    /// it wrote.
-    fn line(&self, name: &str, dir: char, text: &str) {
-        let t = self.start.elapsed().as_secs_f64();
-        if let Ok(mut w) = self.sink.lock() {
-            let _ = writeln!(w, "{t:.3} {name}{} {dir} {text}", self.tag);
-            let _ = w.flush();
-        }
-    }
-}
-
-/// Everything needed to start and drive one engine.
-#[derive(Clone, Debug)]
-pub struct EngineConfig {
-    /// Display name.
-    pub name: String,
-    /// Program to run.
-    pub cmd: String,
-    /// Program arguments.
-    pub args: Vec<String>,
-    /// Working directory.
-    pub dir: Option<String>,
-    /// Protocol.
-    pub proto: Proto,
-    /// Options sent after the handshake, in order.
-    pub options: Vec<(String, String)>,
-    /// Thinking limit.
-    pub limit: Limit,
-    /// Milliseconds an engine may overstep its clock before it forfeits.
-    pub margin_ms: u64,
-    /// Milliseconds to wait for a move under a node or depth limit before it forfeits.
-    pub timeout_ms: u64,
-    /// A GUI-like transport delay: milliseconds charged to its clock on top of each move's time.
-    pub latency_ms: u64,
-    /// Think on the opponent's time: `go ponder` on its predicted reply (UCCI and UCI).
-    pub ponder: bool,
-    /// Rank numbering of its move text; `None`: ICCS, or asked of a UCI engine offering
-    /// `UCI_Variant` (see [`PROBE_FEN`](super::ranks::PROBE_FEN)).
-    pub ranks: Option<Ranks>,
-    /// Where to log its lines (`-debug`).
-    pub debug: Option<DebugLog>,
-}
-
-/// How an engine failed to answer.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Failure {
-    /// The process exited or closed its pipes.
-    Disconnected,
-    /// The process is alive but did not answer in time, not even to `stop`.
-    Stalled,
-}
-
-/// A score as an engine reports it, from its own side.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Eval {
-    /// Centipawns.
-    Cp(i32),
-    /// Mate in this many moves (negative: mated).
-    Mate(i32),
-}
-
-impl Eval {
-    /// Centipawns, a mate as ±(30000 − moves), for the score adjudication.
-    pub fn centipawns(self) -> i32 {
-        match self {
-            Eval::Cp(cp) => cp,
-            Eval::Mate(n) if n > 0 => 30_000 - n,
-            Eval::Mate(n) => -30_000 - n,
-        }
-    }
-}
-
-/// An engine's answer to a move request.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Reply {
-    /// The move text (ranks 0–9); `None` for `nobestmove`, `bestmove (none)` or no move.
-    pub bestmove: Option<String>,
-    /// The reply it expects (`bestmove M ponder P`), ranks 0–9.
-    pub ponder: Option<String>,
-    /// `bestmove ... draw` / `offer draw`: offers or accepts a draw.
-    pub draw: bool,
-    /// `bestmove ... resign` / `resign`.
-    pub resign: bool,
-    /// A CECP result claim sent instead of a move (advisory: the rules judge).
-    pub claim: Option<String>,
-    /// A CECP engine's `Illegal move: M` for a move we passed on (legal by the rules).
-    pub refused: Option<String>,
-    /// The last score reported while thinking (principal line only).
-    pub eval: Option<Eval>,
-    /// The depth of the line that gave `eval`.
-    pub depth: Option<u32>,
-    /// Milliseconds from sending `go` to reading the move.
-    pub elapsed_ms: u64,
-    /// The answer came only after `stop` was sent at the deadline.
-    pub late: bool,
-    /// CPU milliseconds the engine process used meanwhile, where the system tells.
-    pub cpu_ms: Option<u64>,
-}
-
-/// One side's clock when the side to move is asked (sides with a clock limit only).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct SideClock {
-    /// Time left, ms.
-    pub left_ms: u64,
-    /// Increment per move, ms.
-    pub inc_ms: u64,
-    /// Moves to the next time control (`None`: sudden death or increment only).
-    pub movestogo: Option<u32>,
-}
-
-/// What the side to move is asked, in no protocol's words: each dialect says it its own way
-/// (UCCI and UCI as `position` and `go` lines, CECP as the moves the engine has not seen,
-/// `time`/`otim`, `draw` and `go`).
-pub struct Ask<'a> {
-    /// The game so far: its start and every move, the side to move's last.
-    pub game: &'a Game,
-    /// The asked engine's limit.
-    pub limit: Limit,
-    /// Red's and Black's clocks, for a side whose limit is a clock.
-    pub clocks: [Option<SideClock>; 2],
-    /// The opponent offers a draw.
-    pub draw: bool,
-    /// Think on the opponent's time (`go ponder`): the game ends with the predicted reply.
-    pub ponder: bool,
-}
-
-impl Ask<'_> {
-    /// The asked engine's side.
-    fn side(&self) -> Color {
-        self.game.position().side_to_move()
-    }
-
-    /// The asked engine's clock.
-    fn own_clock(&self) -> Option<SideClock> {
-        self.clocks[self.side().index()]
-    }
-
-    /// The opponent's clock.
-    fn opp_clock(&self) -> Option<SideClock> {
-        self.clocks[self.side().opp().index()]
-    }
-}
 
 /// An engine's `go perft` split: its moves as written (lowercased) with their counts, and the
 /// total it printed.
@@ -236,58 +36,6 @@ pub struct PerftSplit {
     pub moves: Vec<(String, u64)>,
     /// The engine's total line.
     pub total: Option<u64>,
-}
-
-/// One protocol as the GUI side speaks it, one implementation per file: the handshake, how
-/// options are set and a sync is asked, a new game, the request to move and the lines read
-/// while the engine thinks. `EngineProcess` drives any of them the same way.
-trait Dialect: Send {
-    /// The handshake, up to where options may be sent: the option names the engine listed
-    /// (`None`: it lists none, as UCCI engines need not), or a one-line error.
-    fn handshake(&mut self, pipe: &mut Pipe, cfg: &EngineConfig) -> Result<Option<Vec<String>>, String>;
-
-    /// The line that sets option `name` to `value`.
-    fn option_line(&self, name: &str, value: &str) -> String;
-
-    /// The line that asks whether the engine has handled everything sent so far and its
-    /// answer (`None`: the engine offers no such question).
-    fn sync(&mut self) -> Option<(String, String)>;
-
-    /// After the options, when the engine must be asked how it numbers ranks: the numbering
-    /// and a line for the user.
-    fn probe_ranks(&mut self, _pipe: &mut Pipe) -> Result<Option<(Ranks, Option<String>)>, Failure> {
-        Ok(None)
-    }
-
-    /// Tells the engine a new game starts (the caller then syncs).
-    fn new_game(&mut self, pipe: &mut Pipe) -> Result<(), Failure>;
-
-    /// Sends the request to move.
-    fn ask(&mut self, pipe: &mut Pipe, ask: Ask, ranks: Ranks) -> Result<(), Failure>;
-
-    /// The line that stops a search at the deadline.
-    fn stop(&self) -> &'static str {
-        "stop"
-    }
-
-    /// The option that tells the engine it will ponder, set when it lists it.
-    fn ponder_option(&self) -> Option<(&'static str, &'static str)> {
-        None
-    }
-
-    /// The line that turns a ponder search into the search for the move (`draw`: the
-    /// opponent offers one with its move).
-    fn ponderhit(&self, _draw: bool) -> String {
-        "ponderhit".to_string()
-    }
-
-    /// Reads one line while the engine thinks; `true` once it ends the move.
-    fn read(&mut self, line: &str, reply: &mut Reply, ranks: Ranks) -> bool;
-
-    /// After the engine answered with a move.
-    fn after_move(&mut self, _pipe: &mut Pipe) -> Result<(), Failure> {
-        Ok(())
-    }
 }
 
 /// A running engine process.
@@ -493,17 +241,6 @@ impl EngineProcess {
     }
 }
 
-/// An engine's text for a game's end reason: at most `max` characters, braces (which would end
-/// the PGN comment it goes into) as parentheses.
-fn clean(text: &str, max: usize) -> String {
-    let map = |c| match c {
-        '{' => '(',
-        '}' => ')',
-        c => c,
-    };
-    text.trim().chars().take(max).map(map).collect()
-}
-
 /// Whether an engine's line after an option reads as an objection (`No such option: X`,
 /// `info string error ...`, CECP `Error (...)`, a value out of range).
 fn objects(line: &str) -> bool {
@@ -528,20 +265,6 @@ fn option_warning(engine: &str, name: &str, value: &str, listed: Option<bool>, a
         (_, Some(a)) => Some(format!("Warning: {engine} objects to option '{name}={value}' (it answered: {a})")),
         (_, None) => None,
     }
-}
-
-/// Words for a failure, for error messages.
-pub fn describe(f: Failure) -> &'static str {
-    match f {
-        Failure::Disconnected => "the engine exited",
-        Failure::Stalled => "no answer in time",
-    }
-}
-
-/// Milliseconds as seconds text without trailing zeros: `60`, `0.5`, `0.05`.
-pub fn seconds(ms: u64) -> String {
-    let s = format!("{}.{:03}", ms / 1000, ms % 1000);
-    s.trim_end_matches('0').trim_end_matches('.').to_string()
 }
 
 #[cfg(test)]
@@ -572,14 +295,5 @@ mod tests {
         assert!(objects("info string error: setoption: no such option 'Foo'"));
         assert!(objects("No such option: Foo"));
         assert!(!objects("info string classical evaluation enabled"));
-    }
-
-    #[test]
-    fn seconds_text() {
-        assert_eq!(seconds(60_000), "60");
-        assert_eq!(seconds(500), "0.5");
-        assert_eq!(seconds(50), "0.05");
-        assert_eq!(seconds(1_234), "1.234");
-        assert_eq!(seconds(0), "0");
     }
 }

@@ -2,7 +2,8 @@
 //! (the shared line reader, `crate::lines`, so a crashed engine shows as end of input), log
 //! both ways to the `-debug` log, and make sure the process is gone at the end.
 
-use super::{describe, DebugLog, EngineConfig, Failure};
+use super::config::{DebugLog, EngineConfig};
+use super::turn::{describe, Failure};
 use crate::lines::{recv_until, spawn_reader, Input};
 use std::io::{BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};

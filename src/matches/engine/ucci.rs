@@ -2,8 +2,11 @@
 //! (`usemillisec`), `setoption NAME VALUE`, `setoption newgame`; the position after the last
 //! capture, and `go` with both clocks and a draw offer.
 
+use super::config::{EngineConfig, Limit, Proto};
+use super::dialect::{Dialect, HANDSHAKE};
+use super::line;
 use super::pipe::Pipe;
-use super::{line, Ask, Dialect, EngineConfig, Failure, Limit, Proto, Reply, HANDSHAKE};
+use super::turn::{Ask, Failure, Reply};
 use crate::matches::ranks::Ranks;
 use crate::rules::Game;
 
@@ -95,7 +98,7 @@ fn go(ask: &Ask) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::super::SideClock;
+    use super::super::turn::SideClock;
     use super::*;
     use crate::board::{Move, Position};
 

@@ -3,8 +3,11 @@
 //! to `xiangqi` and asked how it numbers ranks. `position` is the start and every move; `go`
 //! gives both clocks as `wtime`/`btime` (Red is White).
 
+use super::config::{EngineConfig, Limit, Proto};
+use super::dialect::{Dialect, HANDSHAKE};
+use super::line;
 use super::pipe::Pipe;
-use super::{line, Ask, Dialect, EngineConfig, Failure, Limit, Proto, Reply, HANDSHAKE};
+use super::turn::{Ask, Failure, Reply};
 use crate::matches::ranks::{from_probe, Ranks, PROBE_FEN};
 use std::time::Instant;
 
@@ -137,7 +140,7 @@ fn probe_ranks(pipe: &mut Pipe) -> Result<(Ranks, Option<String>), Failure> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::SideClock;
+    use super::super::turn::SideClock;
     use super::*;
     use crate::board::{Move, Position};
     use crate::rules::Game;

@@ -1,8 +1,8 @@
 //! The current option values: one field per [`Key`], the one map from a key to its field, and
 //! `setoption`'s validation (out-of-range numbers are clamped with a note, bad values refused).
 
-use super::{Key, Kind, Spec, DEFAULT_HASH_MB, DEFAULT_MOVE_OVERHEAD_MS, EMPTY, VARIANT_NAME};
-use crate::protocol::command::{clip, parse_bool, parse_count};
+use super::spec::{Key, Kind, Spec, DEFAULT_HASH_MB, DEFAULT_MOVE_OVERHEAD_MS, EMPTY, VARIANT_NAME};
+use crate::protocol::words::{clip, parse_bool, parse_count};
 use crate::search::{Strength, ELO_RANGE, MAX_SKILL};
 
 /// The current option values.

@@ -43,15 +43,15 @@ impl Session {
     /// per position, then Pikafish's closing block. Runs on the loop's thread.
     pub(super) fn bench(&mut self, a: BenchArgs) -> Result<(), String> {
         self.require_idle("bench")?;
-        let setup = crate::cli::bench_cmd::Setup {
+        let setup = crate::bench::Setup {
             depth: a.depth,
             hash_mb: a.hash_mb as usize,
             threads: a.threads as usize,
             evaluator: self.evaluator(),
         };
-        let count = crate::cli::bench_cmd::POSITIONS.len();
+        let count = crate::bench::POSITIONS.len();
         let (out, replies) = (self.out.clone(), self.replies.clone());
-        let (nodes, ms) = crate::cli::bench_cmd::bench(&setup, |i, _, r, ms| {
+        let (nodes, ms) = crate::bench::bench(&setup, |i, _, r, ms| {
             let best = r.best.map_or("(none)".to_string(), |m| m.to_string());
             out.line(&replies.message(&format!(
                 "bench position {}/{count} depth {} nodes {} time {ms} bestmove {best}",
@@ -60,7 +60,7 @@ impl Session {
                 r.nodes
             )));
         })?;
-        self.out.lines(&crate::cli::bench_cmd::closing_block(nodes, ms));
+        self.out.lines(&crate::bench::closing_block(nodes, ms));
         Ok(())
     }
 

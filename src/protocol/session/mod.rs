@@ -294,7 +294,7 @@ impl Session {
                 return self.engine.set_tunable(name, value).map_err(|e| format!("setoption: {e}"));
             }
             if set.unknown_is_error {
-                return Err(format!("setoption: no such option '{}'", super::command::clip(name)));
+                return Err(format!("setoption: no such option '{}'", super::words::clip(name)));
             }
             return Ok(());
         };

@@ -1,7 +1,8 @@
 //! CECP time control: `level` (moves per period, base, increment), `st` (seconds per move),
 //! `sd` (depth), and the engine's clock from `time`, estimated between `time` commands.
 
-use super::super::command::{parse_count, parse_time, small, Go, Words};
+use super::super::command::Go;
+use super::super::words::{parse_count, parse_time, small, Words};
 use std::time::Instant;
 
 /// Time control from `level`.

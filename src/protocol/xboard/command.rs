@@ -1,7 +1,8 @@
 //! CECP's words: a line becomes one [`Cmd`], or the reply that refuses it.
 
-use super::super::command::{parse_count, parse_time, Command, Words};
+use super::super::command::Command;
 use super::super::options::{HASH, THREADS};
+use super::super::words::{parse_count, parse_time, Words};
 use super::clock::Level;
 use super::replies::{illegal_move, refusal};
 use crate::board::{FenError, Move, Position};

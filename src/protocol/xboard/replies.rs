@@ -1,12 +1,12 @@
 //! What Chuhe says in CECP: the feature list, thinking lines (`ply score time nodes pv`),
 //! `move`, the analysis status `stat01`, and the error words XBoard shows.
 
-use super::super::command::clip;
 use super::super::options::{
     Key, OptionSet, Spec, Style, BOOK_FILE, CLEAR_HASH, EVAL_FILE, HASH, MOVE_OVERHEAD, MULTIPV, OWN_BOOK, SKILL_LEVEL,
     THREADS, USE_NNUE,
 };
 use super::super::policy::Decision;
+use super::super::words::clip;
 use super::super::{push_moves, Replies, ENGINE_NAME};
 use crate::board::Move;
 use crate::search::{Info, ProbeInfo, Score};

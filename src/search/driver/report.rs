@@ -1,10 +1,11 @@
 //! What the main thread tells the GUI and which line it plays: each iteration's lines, the
 //! final line (a helper's shorter mate, a weakened pick) and the search's result.
 
-use super::{RootMove, Worker};
 use crate::board::zobrist::Rng;
+use crate::search::outcome::{Info, Report, SearchResult};
+use crate::search::score::{Bound, Score, INF, MATE, MATE_BOUND, RULE_BOUND};
 use crate::search::strength::pick_line;
-use crate::search::{Bound, Info, Report, Score, SearchResult, INF, MATE, MATE_BOUND, RULE_BOUND};
+use crate::search::worker::{RootMove, Worker};
 
 impl Worker<'_> {
     /// Sends the line `index` of the current iteration.
