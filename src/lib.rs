@@ -37,6 +37,7 @@ pub mod eval;
 pub mod fit;
 pub mod lines;
 pub mod matches;
+pub mod memory;
 pub mod notation;
 pub mod perft;
 pub mod picture;

@@ -77,6 +77,8 @@ const MAX_STORED: u64 = 1 << 56;
 impl PerftTable {
     /// A table of `mb` MiB (at least one bucket); an error if the memory cannot be had.
     pub fn new(mb: usize) -> Result<PerftTable, String> {
+        // Checked first: the allocation would succeed (overcommit) and filling it kill us.
+        crate::memory::check_fits(mb as u64, "the perft cache (--hash)")?;
         let n = (mb.saturating_mul(1 << 20) / std::mem::size_of::<Bucket>()).max(1);
         let mut buckets = Vec::new();
         buckets.try_reserve_exact(n).map_err(|_| format!("cannot allocate {mb} MB for the perft cache"))?;

@@ -426,3 +426,25 @@ fn example_word_splitting() {
         [vec!["chuhe", "judge", "b"]]
     );
 }
+
+/// The machine's available memory in MB (Linux), as the tools read it.
+fn free_mb() -> Option<u64> {
+    chuhe::memory::free_memory_mb().map(|m| m as u64)
+}
+
+#[test]
+fn tables_beyond_the_machine_are_refused_before_they_are_touched() {
+    let Some(free) = free_mb() else { return };
+    // Twice the free memory: filling it would end in an out-of-memory kill.
+    let mb = free * 2;
+    if mb <= 65536 {
+        refused(&["perft", "3", "--hash", &mb.to_string()], "chuhe perft: ", "MB of memory is free");
+    }
+    let threads = (mb / 4096 + 1).clamp(1, 256);
+    if threads * 4096 > free {
+        let out = temp("huge.bin");
+        let args = ["datagen", "--out", out.to_str().unwrap(), "--threads", &threads.to_string(), "--hash", "4096"];
+        refused(&args, "chuhe datagen: ", "(a table per thread) asks for");
+        assert!(!out.exists(), "refused before the file is made");
+    }
+}

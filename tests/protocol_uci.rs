@@ -307,3 +307,18 @@ fn show_wdl_puts_wdl_on_every_score_line() {
     e.send("go depth 2");
     assert!(e.search_end().1.iter().all(|l| !l.contains(" wdl ")));
 }
+
+#[test]
+fn threads_beyond_the_cores_are_kept_with_a_note_and_hash_beyond_the_range_is_clipped() {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let mut e = uci();
+    let lines = e.ask(&format!("setoption name Threads value {}", cores + 1));
+    let want = format!("info string Threads {}: this machine has {cores} logical core", cores + 1);
+    assert!(lines.iter().any(|l| l.starts_with(&want)), "{lines:?}");
+    assert!(e.ask(&format!("setoption name Threads value {cores}")).is_empty());
+    let lines = e.ask("setoption name Hash value 1000000");
+    assert!(lines.iter().any(|l| l.starts_with("info string") && l.contains("using")), "{lines:?}");
+    e.send("go depth 3");
+    let lines = e.until(|l| l.starts_with("bestmove"));
+    assert!(errors(&lines).is_empty(), "{lines:?}");
+}

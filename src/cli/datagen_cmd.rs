@@ -97,6 +97,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
         return relabel(&inputs, &rest);
     }
     let (cfg, out) = config(args)?;
+    tables_fit(cfg.threads, cfg.hash_mb)?;
     // A run stopped before its end left `OUT.resume`: go on after its last whole game.
     let resume_file = resume::path_of(&out);
     let fingerprint = resume::fingerprint(&cfg);
@@ -168,6 +169,7 @@ fn relabel(inputs: &[String], rest: &[String]) -> Result<(), String> {
         std::fs::metadata(path).map_err(|e| format!("cannot open '{path}': {e}"))?;
     }
     let file = std::fs::File::create(&out).map_err(|e| format!("cannot create '{out}': {e}"))?;
+    tables_fit(cfg.threads, cfg.hash_mb)?;
     let threads = cfg.threads;
     let line = move |p: &Progress| {
         format!("relabel: positions {} (games begun {})  {}", p.positions, p.games, rate(p, threads))
@@ -175,6 +177,12 @@ fn relabel(inputs: &[String], rest: &[String]) -> Result<(), String> {
     let (tick, shown) = reporter(line);
     datagen::relabel(&cfg, inputs, std::io::BufWriter::new(file), tick, shown).map_err(|e| format!("'{out}': {e}"))?;
     Ok(())
+}
+
+/// Refuses worker tables (one `--hash` per thread) that together exceed what the machine has.
+fn tables_fit(threads: usize, hash_mb: usize) -> Result<(), String> {
+    let what = format!("--threads {threads} with --hash {hash_mb} (a table per thread)");
+    crate::memory::check_fits((threads * hash_mb) as u64, &what)
 }
 
 /// The progress line's tail: positions a second (in all and per thread) and `elapsed h:mm:ss`.

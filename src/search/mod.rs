@@ -124,7 +124,7 @@ impl Engine {
         self.tt = Arc::new(TranspositionTable::new(1));
         let mut size = mb;
         let mut why = None;
-        if let Some(free) = tt::free_memory_mb() {
+        if let Some(free) = crate::memory::free_memory_mb() {
             let cap = (free / 4 * 3).max(1);
             if size > cap {
                 while size > cap && size > 1 {
@@ -154,13 +154,23 @@ impl Engine {
     }
 
     /// Sets the number of search threads: threads are started or ended now if searches have
-    /// started any (a search running is stopped first).
-    pub fn set_threads(&mut self, n: usize) {
+    /// started any (a search running is stopped first). More threads than the machine has
+    /// cores are kept (they share the cores; each costs well under a megabyte), and the
+    /// returned note says so.
+    pub fn set_threads(&mut self, n: usize) -> Option<String> {
         self.stop_and_wait();
         self.settings.threads = n.clamp(1, 256);
         if self.pool.started() {
             self.pool.resize(self.settings.threads);
         }
+        let cores = std::thread::available_parallelism().map_or(1, |c| c.get());
+        (self.settings.threads > cores).then(|| {
+            format!(
+                "Threads {}: this machine has {cores} logical core{}; the threads share them",
+                self.settings.threads,
+                if cores == 1 { "" } else { "s" }
+            )
+        })
     }
 
     /// Number of search threads.

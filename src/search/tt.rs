@@ -116,21 +116,6 @@ fn zeroed_buckets(n: usize) -> Option<Vec<Bucket>> {
     }
 }
 
-/// Memory the table may take from, in MB: the system's available memory (Linux
-/// `MemAvailable`), and no more than a cgroup (v2) memory limit leaves; `None` where unknown.
-pub fn free_memory_mb() -> Option<usize> {
-    let meminfo = std::fs::read_to_string("/proc/meminfo").ok()?;
-    let kb = meminfo.lines().find_map(|l| l.strip_prefix("MemAvailable:"))?.trim().strip_suffix("kB")?;
-    let mut free = kb.trim().parse::<usize>().ok()? / 1024;
-    let read = |f: &str| std::fs::read_to_string(format!("/sys/fs/cgroup/{f}")).ok();
-    if let (Some(max), Some(current)) = (read("memory.max"), read("memory.current")) {
-        if let (Ok(max), Ok(current)) = (max.trim().parse::<usize>(), current.trim().parse::<usize>()) {
-            free = free.min(max.saturating_sub(current) >> 20);
-        }
-    }
-    Some(free)
-}
-
 // data layout: move 0..16, score 16..32, eval 32..48, depth 48..56, bound 56..58, generation 58..64
 fn pack(mv: Move, score: i32, eval: i32, depth: i32, bound: Bound, generation: u8) -> u64 {
     (mv.0 as u64)

@@ -334,7 +334,11 @@ impl Session {
                     self.out.line(&self.replies.message(&note));
                 }
             }
-            Key::Threads => self.engine.set_threads(self.opts.threads as usize),
+            Key::Threads => {
+                if let Some(note) = self.engine.set_threads(self.opts.threads as usize) {
+                    self.out.line(&self.replies.message(&note));
+                }
+            }
             Key::MultiPv => self.engine.set_multipv(self.opts.multipv as usize),
             Key::ClearHash => self.new_game(),
             Key::Pruning => {
