@@ -129,6 +129,16 @@ const B2: f64 = 0.999;
 const EPS: f64 = 1e-8;
 
 impl Adam {
+    /// Adam after `steps` steps (a resumed run).
+    pub fn after(steps: i32) -> Adam {
+        Adam { t: steps }
+    }
+
+    /// Steps taken so far.
+    pub fn steps(&self) -> i32 {
+        self.t
+    }
+
     /// The next step, at step size `lr`.
     pub fn step<T: Real>(&mut self, lr: T) -> AdamStep<T> {
         self.t += 1;

@@ -255,3 +255,67 @@ fn bench_with_a_net_gives_the_same_signature_every_run() {
     assert_eq!(bad.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&bad.stderr).contains("must be hand or nnue"));
 }
+
+/// The epochs a train checkpoint file says are done (bytes 16..24), if it is there.
+fn checkpoint_epochs(path: &std::path::Path) -> Option<u64> {
+    let b = std::fs::read(path).ok()?;
+    Some(u64::from_le_bytes(b.get(16..24)?.try_into().ok()?))
+}
+
+#[test]
+fn a_killed_training_run_started_again_writes_the_same_net() {
+    let args = |out: &PathBuf| -> Vec<String> {
+        let flags = "--epochs 12 --batch 128 --lr 0.003 --threads 2 --seed 4 --hidden 256 --king-buckets 3";
+        let mut v = vec!["train".to_string(), "--data".into(), data().display().to_string()];
+        v.extend(["--out".to_string(), out.display().to_string()]);
+        v.extend(flags.split_whitespace().map(String::from));
+        v
+    };
+    let whole = temp("whole.nnue");
+    let whole_args = args(&whole);
+    stdout_of(&Command::new(env!("CARGO_BIN_EXE_chuhe")).args(&whole_args).output().unwrap());
+    assert!(!temp("whole.nnue.ckpt").exists(), "a finished run leaves no checkpoint");
+    let (cut, ckpt) = (temp("killed.nnue"), temp("killed.nnue.ckpt"));
+    let _ = std::fs::remove_file(&ckpt);
+    let cut_args = args(&cut);
+    // Killed (SIGKILL) three times, each after one more epoch is saved, wherever in the next
+    // epoch that falls; then let finish.
+    let mut after = 0;
+    for _ in 0..3 {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_chuhe"))
+            .args(&cut_args)
+            .stdout(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        loop {
+            if let Some(e) = checkpoint_epochs(&ckpt).filter(|&e| e > after) {
+                child.kill().unwrap();
+                child.wait().unwrap();
+                after = e;
+                break;
+            }
+            if child.try_wait().unwrap().is_some() {
+                break;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(1));
+        }
+    }
+    let last = stdout_of(&Command::new(env!("CARGO_BIN_EXE_chuhe")).args(&cut_args).output().unwrap());
+    if after > 0 && after < 12 {
+        assert!(last.contains(&format!("resuming from '{}' after epoch", ckpt.display())), "{last}");
+    }
+    assert_eq!(std::fs::read(&cut).unwrap(), std::fs::read(&whole).unwrap(), "the same net");
+    assert!(!ckpt.exists());
+    // A checkpoint of other flags is refused, naming it; a cut one names its byte.
+    let other = temp("other.nnue");
+    std::fs::write(temp("other.nnue.ckpt"), {
+        let mut b = b"CHUHECKP".to_vec();
+        b.extend([0u8; 29]);
+        b
+    })
+    .unwrap();
+    let out = chuhe(&args(&other).iter().map(String::as_str).collect::<Vec<_>>());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("other.nnue.ckpt' holds an unfinished run with other flags"), "{err}");
+    assert!(!other.exists());
+}

@@ -5,6 +5,7 @@ use super::args::{all_cores, data_files, loaded, sigmoid_scale};
 use super::Args;
 use crate::board::Position;
 use crate::eval::nnue::{Arch, Network};
+use crate::train::checkpoint::{self, Checkpoint};
 use crate::train::{self, Config, FloatNet};
 use std::time::Instant;
 
@@ -139,17 +140,51 @@ pub fn run(args: &[String]) -> Result<(), String> {
     outln!("network {} ({})", arch.describe(), if start.is_some() { "from --from" } else { "random start" });
     let before = (net.loss(&data.train, &cfg), net.loss(&data.validation, &cfg));
     outln!("loss before: training {:.6} validation {:.6}", before.0, before.1);
-    let trained = train::train(&data, &cfg, net, |e| {
-        outln!(
-            "epoch {:>4}  training {:.6}  validation {:.6}  lr {:.6}  {:.0} positions/s  {:.0}s",
-            e.number,
-            e.train,
-            e.validation,
-            e.lr,
-            e.samples_per_s,
-            clock.elapsed().as_secs_f64()
-        );
-    });
+    // A run stopped before its end left `NET.ckpt`: go on after its last whole epoch.
+    let ckpt = checkpoint::path_of(&out);
+    let fingerprint = run_fingerprint(&cfg, arch, &files, limit, &data, start.as_ref());
+    let resume = match std::fs::read(&ckpt) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+        Err(e) => return Err(format!("cannot read '{ckpt}': {e}")),
+        Ok(bytes) => match Checkpoint::decode(&bytes, arch, fingerprint).map_err(|e| format!("'{ckpt}': {e}"))? {
+            Some(c) => Some(c),
+            None => {
+                return Err(format!(
+                    "'{ckpt}' holds an unfinished run with other flags, data or threads: run it with the same \
+                     ones to finish it, or delete it to start afresh"
+                ))
+            }
+        },
+    };
+    if let Some(c) = &resume {
+        outln!("resuming from '{ckpt}' after epoch {} of {}", c.epochs, cfg.epochs);
+    }
+    let mut save_error = None;
+    let trained = train::train(
+        &data,
+        &cfg,
+        net,
+        resume,
+        |e| {
+            outln!(
+                "epoch {:>4}  training {:.6}  validation {:.6}  lr {:.6}  {:.0} positions/s  {:.0}s",
+                e.number,
+                e.train,
+                e.validation,
+                e.lr,
+                e.samples_per_s,
+                clock.elapsed().as_secs_f64()
+            );
+        },
+        |c| {
+            if save_error.is_none() {
+                save_error = checkpoint::save(&ckpt, &c.encode(fingerprint)).err();
+            }
+        },
+    );
+    if let Some(e) = save_error {
+        return Err(format!("cannot write '{ckpt}': {e}"));
+    }
     let after = (trained.loss(&data.train, &cfg), trained.loss(&data.validation, &cfg));
     outln!("loss after:  training {:.6} validation {:.6} (the best validation epoch)", after.0, after.1);
     let quantised = trained.quantise(cfg.k, &description);
@@ -164,5 +199,26 @@ pub fn run(args: &[String]) -> Result<(), String> {
     );
     std::fs::write(&out, quantised.to_bytes()).map_err(|e| format!("cannot write '{out}': {e}"))?;
     outln!("wrote {out}: checksum {:016x} ({:.0}s)", quantised.checksum(), clock.elapsed().as_secs_f64());
-    Ok(())
+    std::fs::remove_file(&ckpt).map_err(|e| format!("cannot remove '{ckpt}': {e}"))
+}
+
+/// A digest of what decides the trained weights: the flags (threads and seed among them),
+/// the shape, the data files and what was loaded from them, and the starting net.
+fn run_fingerprint(
+    cfg: &Config,
+    arch: Arch,
+    files: &[String],
+    limit: usize,
+    data: &train::Data,
+    from: Option<&Network>,
+) -> u64 {
+    let sizes: Vec<u64> = files.iter().map(|f| std::fs::metadata(f).map_or(0, |m| m.len())).collect();
+    let text = format!(
+        "{cfg:?} {} {files:?} {sizes:?} {limit} {} {} {:?}",
+        arch.describe(),
+        data.train.len(),
+        data.validation.len(),
+        from.map(|n| n.checksum())
+    );
+    text.bytes().fold(0x7472_6169_6e00_0001u64, |h, b| crate::board::zobrist::splitmix(h ^ u64::from(b)).1)
 }

@@ -144,8 +144,8 @@ pub enum FormatError {
     NoHeader,
     /// A header block with the wrong magic, version or record size.
     BadHeader(String),
-    /// The stream ends inside a block (bytes left over).
-    Truncated(usize),
+    /// The stream ends inside a block: where that block starts, and the bytes left over.
+    Truncated(u64, usize),
     /// A record that does not decode to a legal position and move (its byte offset).
     BadRecord(u64, String),
 }
@@ -156,7 +156,9 @@ impl fmt::Display for FormatError {
             FormatError::Io(e) => write!(f, "read error: {e}"),
             FormatError::NoHeader => write!(f, "not a chuhe datagen file (no header)"),
             FormatError::BadHeader(why) => write!(f, "bad header: {why}"),
-            FormatError::Truncated(n) => write!(f, "truncated: {n} bytes after the last whole record"),
+            FormatError::Truncated(at, n) => {
+                write!(f, "truncated at byte {at}: {n} bytes after the last whole record (a cut or unfinished file)")
+            }
             FormatError::BadRecord(at, why) => write!(f, "bad record at byte {at}: {why}"),
         }
     }
@@ -353,7 +355,7 @@ impl<R: Read> Reader<R> {
         while filled < RECORD_SIZE {
             match self.input.read(&mut block[filled..]) {
                 Ok(0) if filled == 0 => return Ok(false),
-                Ok(0) => return Err(FormatError::Truncated(filled)),
+                Ok(0) => return Err(FormatError::Truncated(self.offset, filled)),
                 Ok(n) => filled += n,
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
                 Err(e) => return Err(FormatError::Io(e.to_string())),
@@ -377,6 +379,9 @@ impl<R: Read> Reader<R> {
             if block[11] == HEADER_MARK {
                 match Header::decode(&block) {
                     Ok(h) => self.headers.push(h),
+                    Err(FormatError::BadHeader(why)) => {
+                        return Some(Err(FormatError::BadHeader(format!("at byte {at}: {why}"))))
+                    }
                     Err(e) => return Some(Err(e)),
                 }
             } else if self.headers.is_empty() {
@@ -478,7 +483,7 @@ mod tests {
         assert_eq!(read(&[]), Err(FormatError::NoHeader));
         assert_eq!(read(&r), Err(FormatError::NoHeader));
         assert_eq!(read(&h).map(|v| v.len()), Ok(0));
-        assert_eq!(read(&[&h[..], &r[..5]].concat()), Err(FormatError::Truncated(5)));
+        assert_eq!(read(&[&h[..], &r[..5]].concat()), Err(FormatError::Truncated(40, 5)));
         let mut v2 = h;
         v2[8] = 2;
         assert!(matches!(read(&v2), Err(FormatError::BadHeader(_))));

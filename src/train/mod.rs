@@ -8,12 +8,14 @@
 //! learning-rate decay, one game in ten held back for validation, the best validation epoch
 //! kept; then `FloatNet::quantise` writes the engine's integer net (centipawns = o × K).
 
+pub mod checkpoint;
 mod net;
 
 use crate::board::zobrist::Rng;
 use crate::board::Color;
 use crate::eval::nnue::Network;
 use crate::fit::{self, sigmoid, Adam, Epoch, Split};
+pub use checkpoint::Checkpoint;
 pub use net::{FloatNet, Sample};
 use std::sync::{mpsc, Mutex, RwLock};
 
@@ -188,22 +190,50 @@ fn reduce(grads: &mut [std::sync::MutexGuard<'_, Grad>], net: &FloatNet, n: usiz
     total.net.tensors_mut().into_iter().for_each(|t| t.iter_mut().for_each(|x| *x *= scale));
 }
 
+/// The shuffle of the sample order and the mirroring seed that start an epoch.
+fn next_epoch(rng: &mut Rng, order: &mut [u32]) -> u64 {
+    for i in (1..order.len()).rev() {
+        order.swap(i, rng.below(i + 1));
+    }
+    rng.next_u64()
+}
+
 /// Trains a net from `start` on `data`; calls `progress` after every epoch and returns the
 /// net of the epoch with the lowest validation loss (the last one without validation data).
 /// `cfg.threads` workers (this thread one of them) live for the whole run; each batch is
-/// split among them, each adding its part's gradient into its own buffer.
-pub fn train(data: &Data, cfg: &Config, start: FloatNet, mut progress: impl FnMut(&Epoch)) -> FloatNet {
+/// split among them, each adding its part's gradient into its own buffer. With `resume` the
+/// run goes on after that checkpoint's epochs (`start` is then unused); `saved` gets the
+/// state after every epoch.
+pub fn train(
+    data: &Data,
+    cfg: &Config,
+    start: FloatNet,
+    resume: Option<Checkpoint>,
+    mut progress: impl FnMut(&Epoch),
+    mut saved: impl FnMut(&Checkpoint),
+) -> FloatNet {
     let arch = start.arch;
     let threads = cfg.threads.max(1);
+    let mut rng = Rng::new(cfg.seed ^ 0x5eed_7a1e);
+    let mut order: Vec<u32> = (0..data.train.len() as u32).collect();
+    let (start, mut adam, mut best, first_epoch) = match resume {
+        None => {
+            let adam = Moments { adam: Adam::default(), m: FloatNet::zeros(arch), v: FloatNet::zeros(arch) };
+            (start, adam, None, 0)
+        }
+        Some(c) => {
+            // The epochs done drew their shuffles from the generator: draw them again.
+            for _ in 0..c.epochs {
+                next_epoch(&mut rng, &mut order);
+            }
+            (c.net, Moments { adam: Adam::after(c.adam_steps), m: c.m, v: c.v }, c.best, c.epochs)
+        }
+    };
     let folded = start.folded();
-    let order = (0..data.train.len() as u32).collect();
     let shared = RwLock::new(Shared { net: start, folded, order, epoch_seed: 0 });
     let new_grad =
         || Grad { net: FloatNet::zeros(arch), loss: 0.0, hidden: [vec![0.0; arch.hidden], vec![0.0; arch.hidden]] };
     let grads: Vec<Mutex<Grad>> = (0..threads).map(|_| Mutex::new(new_grad())).collect();
-    let mut adam = Moments { adam: Adam::default(), m: FloatNet::zeros(arch), v: FloatNet::zeros(arch) };
-    let mut rng = Rng::new(cfg.seed ^ 0x5eed_7a1e);
-    let mut best: Option<(f64, FloatNet)> = None;
     std::thread::scope(|scope| {
         let (done_tx, done_rx) = mpsc::channel::<()>();
         let mut jobs = Vec::new();
@@ -227,17 +257,14 @@ pub fn train(data: &Data, cfg: &Config, start: FloatNet, mut progress: impl FnMu
                 }
             });
         }
-        for epoch in 0..cfg.epochs {
+        for epoch in first_epoch..cfg.epochs {
             let clock = std::time::Instant::now();
             let progress_share = epoch as f32 / cfg.epochs.max(2).saturating_sub(1) as f32;
             let lr = cfg.lr
                 * (cfg.final_lr + (1.0 - cfg.final_lr) * 0.5 * (1.0 + (std::f32::consts::PI * progress_share).cos()));
             {
                 let mut s = shared.write().expect("no worker panics");
-                for i in (1..s.order.len()).rev() {
-                    s.order.swap(i, rng.below(i + 1));
-                }
-                s.epoch_seed = rng.next_u64();
+                s.epoch_seed = next_epoch(&mut rng, &mut s.order);
             }
             let mut train_loss = 0.0;
             let batch = cfg.batch.max(1);
@@ -281,6 +308,14 @@ pub fn train(data: &Data, cfg: &Config, start: FloatNet, mut progress: impl FnMu
             if data.validation.is_empty() || best.as_ref().is_none_or(|b| validation < b.0) {
                 best = Some((validation, s.net.clone()));
             }
+            saved(&Checkpoint {
+                epochs: epoch + 1,
+                net: s.net.clone(),
+                m: adam.m.clone(),
+                v: adam.v.clone(),
+                adam_steps: adam.adam.steps(),
+                best: best.clone(),
+            });
         }
         drop(jobs);
     });

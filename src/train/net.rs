@@ -305,6 +305,11 @@ impl FloatNet {
     }
 
     /// Its four weight vectors: w1, b1, w2, b2.
+    pub(super) fn tensors(&self) -> [&Vec<f32>; 4] {
+        [&self.w1, &self.b1, &self.w2, &self.b2]
+    }
+
+    /// The four weight tensors, to change in place.
     pub(super) fn tensors_mut(&mut self) -> [&mut Vec<f32>; 4] {
         [&mut self.w1, &mut self.b1, &mut self.w2, &mut self.b2]
     }

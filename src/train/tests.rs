@@ -132,8 +132,21 @@ fn training_lowers_the_loss_and_repeats_itself() {
     };
     let start = FloatNet::random(arch, cfg.seed);
     let before = start.loss(&data.validation, &cfg);
-    let run = || super::train(&data, &cfg, start.clone(), |_| {});
-    let (a, b) = (run(), run());
+    let mut saved = Vec::new();
+    let a = super::train(&data, &cfg, start.clone(), None, |_| {}, |c| saved.push(c.encode(1)));
+    let b = super::train(&data, &cfg, start.clone(), None, |_| {}, |_| {});
     assert!(a.loss(&data.validation, &cfg) < before * 0.9, "{before} -> {}", a.loss(&data.validation, &cfg));
-    assert_eq!(a.quantise(400.0, "a").checksum(), b.quantise(400.0, "a").checksum());
+    let checksum = |n: &FloatNet| n.quantise(400.0, "a").checksum();
+    assert_eq!(checksum(&a), checksum(&b));
+    // Stopped after any epoch and resumed from its checkpoint: the same net, and the same
+    // checkpoints after it.
+    assert_eq!(saved.len(), 4);
+    for (done, bytes) in saved.iter().enumerate().take(3) {
+        let c = super::Checkpoint::decode(bytes, arch, 1).unwrap().unwrap();
+        assert_eq!(c.epochs, done + 1);
+        let mut later = Vec::new();
+        let resumed = super::train(&data, &cfg, FloatNet::zeros(arch), Some(c), |_| {}, |c| later.push(c.encode(1)));
+        assert_eq!(checksum(&resumed), checksum(&a), "resumed after epoch {}", done + 1);
+        assert_eq!(later, saved[done + 1..], "resumed after epoch {}", done + 1);
+    }
 }

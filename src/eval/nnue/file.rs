@@ -46,6 +46,20 @@ impl fmt::Display for NetError {
     }
 }
 
+impl NetError {
+    /// The same error, its text led by the file's name (`'PATH': ...`).
+    pub fn in_file(self, path: &str) -> NetError {
+        let named = |s: String| format!("'{path}': {s}");
+        match self {
+            NetError::Io(s) => NetError::Io(s),
+            NetError::Header(s) => NetError::Header(named(s)),
+            NetError::Architecture(s) => NetError::Architecture(named(s)),
+            NetError::Corrupt(s) => NetError::Corrupt(named(s)),
+            NetError::Range(s) => NetError::Range(named(s)),
+        }
+    }
+}
+
 impl std::error::Error for NetError {}
 
 /// FNV-1a, 64 bits.
@@ -148,15 +162,33 @@ pub(super) fn decode(b: &[u8]) -> Result<Network, NetError> {
     let size = u32_at(b, 32) as usize;
     let body = &b[header..];
     let expected = payload_size(&arch);
-    if size != expected || body.len() != size {
+    if size != expected {
         return Err(NetError::Corrupt(format!(
-            "{} payload bytes (header says {size}; {} has {expected})",
-            body.len(),
+            "the header (bytes 32..36) says {size} payload bytes; {} has {expected}",
             arch.describe()
         )));
     }
+    if body.len() < size {
+        return Err(NetError::Corrupt(format!(
+            "truncated at byte {}: the weights run from byte {header} to byte {} (a cut or unfinished file)",
+            b.len(),
+            header + size
+        )));
+    }
+    if body.len() > size {
+        return Err(NetError::Corrupt(format!(
+            "{} bytes after the weights end at byte {}",
+            body.len() - size,
+            header + size
+        )));
+    }
     if fnv1a(body) != checksum {
-        return Err(NetError::Corrupt(format!("checksum {:016x}, header says {checksum:016x}", fnv1a(body))));
+        // One checksum covers the weights: it tells that a byte changed, not which.
+        return Err(NetError::Corrupt(format!(
+            "the weights (bytes {header} to {}) checksum to {:016x}, the header (byte 24) says {checksum:016x}",
+            b.len(),
+            fnv1a(body)
+        )));
     }
     if !(1..=100_000).contains(&scale) {
         return Err(NetError::Range(format!("output scale {scale}")));

@@ -95,7 +95,7 @@ impl Network {
     /// Reads a net file.
     pub fn load(path: &str) -> Result<Network, NetError> {
         let bytes = std::fs::read(path).map_err(|e| NetError::Io(format!("cannot read '{path}': {e}")))?;
-        Network::from_bytes(&bytes)
+        Network::from_bytes(&bytes).map_err(|e| e.in_file(path))
     }
 
     /// The payload checksum (FNV-1a, 64 bits) that names this net.
