@@ -1,4 +1,4 @@
-//! Criterion benches: legal generation, make/unmake and perft(4) from the start.
+//! Criterion benches: legal generation, make/unmake, gives_check and perft(4) from the start.
 
 use chuhe::board::{MoveList, Position};
 use chuhe::perft::perft;
@@ -37,6 +37,18 @@ fn make_unmake(c: &mut Criterion) {
     });
 }
 
+/// `gives_check` over every legal move of each position (the search asks it of every move
+/// it plays).
+fn gives_check(c: &mut Criterion) {
+    for (name, fen) in POSITIONS {
+        let pos = Position::from_fen(fen).unwrap();
+        let moves = pos.legal_moves();
+        c.bench_function(&format!("gives_check/{name}_all_moves"), |b| {
+            b.iter(|| moves.iter().filter(|&&m| black_box(&pos).gives_check(m)).count())
+        });
+    }
+}
+
 fn perft4(c: &mut Criterion) {
     let mut group = c.benchmark_group("perft");
     group.sample_size(10);
@@ -47,5 +59,5 @@ fn perft4(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, movegen, make_unmake, perft4);
+criterion_group!(benches, movegen, make_unmake, gives_check, perft4);
 criterion_main!(benches);

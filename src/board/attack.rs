@@ -212,18 +212,60 @@ impl Position {
     #[inline]
     pub fn gives_check(&self, m: Move) -> bool {
         let them = self.side.opp();
-        let k = self.king_square(them).0;
-        let (from, to) = (m.from().0, m.to().0);
-        // A check needs the move to start or end on the king's file or rank (rook, cannon,
-        // pawn, the facing king, a screen moved), end a horse's jump away, or open a horse's
-        // leg next to the king; most moves do none of these.
-        let lined = |s: u8| (s ^ k) & 0x0F == 0 || (s ^ k) & 0xF0 == 0;
-        let jump = matches!(to as i16 - k as i16, 14 | 18 | 31 | 33 | -14 | -18 | -31 | -33);
-        let leg = matches!(from as i16 - k as i16, 15 | 17 | -15 | -17);
+        let k = self.king_square(them).0 as i16;
+        let (from, to) = (m.from().0 as i16, m.to().0 as i16);
+        // Most moves neither start nor end on the king's file or rank, nor land a horse's
+        // jump away, nor leave a point next to it diagonally: they cannot check.
+        let lined = |s: i16| (s ^ k) & 0x0F == 0 || (s ^ k) & 0xF0 == 0;
+        let jump = matches!(to - k, 14 | 18 | 31 | 33 | -14 | -18 | -31 | -33);
+        let leg = matches!(from - k, 15 | 17 | -15 | -17);
         if !(lined(from) || lined(to) || jump || leg) {
             return false;
         }
-        attacked::<false>(self.view_after(m), self.king_square(them), self.side, -1)
+        let v = self.view_after(m);
+        let eb = side_bit(self.side);
+        let ours = |s: i16, kind: PieceKind| {
+            let c = v.at(s);
+            c & eb != 0 && cell_kind(c) == kind
+        };
+        // The side not to move is never in check, so a check after the move comes from what
+        // the move changes: a line of the king that `from` or `to` is on (a rook or cannon
+        // arriving, a screen added or taken away, the kings facing), the moved piece itself
+        // (a horse's jump, a pawn), or a horse's leg next to the king opened.
+        for (i, d) in ORTHO.into_iter().enumerate() {
+            let on_ray = |s: i16| {
+                let same_line = if i < 2 { (s ^ k) & 0xF0 == 0 } else { (s ^ k) & 0x0F == 0 };
+                same_line && (s - k).signum() == d.signum()
+            };
+            if !(on_ray(from) || on_ray(to)) {
+                continue;
+            }
+            let mut s = k + d;
+            while v.at(s) == EMPTY {
+                s += d;
+            }
+            if v.at(s) == OFF {
+                continue;
+            }
+            if ours(s, PieceKind::Rook) || (i >= 2 && ours(s, PieceKind::King)) {
+                return true;
+            }
+            s += d;
+            while v.at(s) == EMPTY {
+                s += d;
+            }
+            if ours(s, PieceKind::Cannon) {
+                return true;
+            }
+        }
+        for (diag, horses) in HORSE_ATTACK {
+            let leg = k + diag;
+            let lands = horses.iter().any(|&h| k + h == to);
+            if (lands || leg == from) && v.at(leg) == EMPTY && horses.iter().any(|&h| ours(k + h, PieceKind::Horse)) {
+                return true;
+            }
+        }
+        ours(to, PieceKind::Pawn) && (to == k - forward(self.side) || to == k + 1 || to == k - 1)
     }
 }
 

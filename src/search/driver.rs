@@ -148,7 +148,7 @@ impl Worker<'_> {
             let piece = super::ordering::moving_piece(&self.pos, m);
             self.stack[0] = Frame { eval: 0, mv: m, piece };
             let nodes_before = self.nodes;
-            let u = self.push_move(m);
+            let u = self.push_move(m, None);
             let gives_check = self.in_check();
             let new_depth = depth - 1 + self.check_extension(gives_check, 0) as i32;
             let first = i == self.pv_idx;

@@ -345,6 +345,8 @@ impl Worker<'_> {
             };
             move_count += 1;
             let capture = self.pos.is_capture(m);
+            // Whether `m` checks: found once, by the first test that needs it.
+            let mut checks = None;
             let piece = moving_piece(&self.pos, m);
             // Near the leaves, late quiet moves that can't lift the score are skipped.
             if !pv_node && !in_check && !capture && best > -RULE_WIN / 2 && !is_refutation(order) && m != tt_move {
@@ -353,14 +355,16 @@ impl Worker<'_> {
                 let late = features.late_move_pruning && depth <= p.lmp_max_depth && quiets.len() >= lmp_limit;
                 let futile =
                     features.futility && depth <= p.fp_max_depth && eval + p.fp_base + p.fp_per_depth * depth <= alpha;
-                if (late || futile) && !self.pos.gives_check(m) {
+                if (late || futile) && !*checks.get_or_insert_with(|| self.pos.gives_check(m)) {
                     continue;
                 }
             }
             // Near the leaves, a move that loses material by exchange is skipped.
             if features.see_pruning && !in_check && best > -RULE_WIN / 2 && move_count > 1 && depth <= p.see_max_depth {
                 let margin = if capture { -p.see_capture_margin * depth * depth } else { -p.see_quiet_margin * depth };
-                if self.shared.exchange.see(&self.pos, m) < margin && (capture || !self.pos.gives_check(m)) {
+                if self.shared.exchange.see(&self.pos, m) < margin
+                    && (capture || !*checks.get_or_insert_with(|| self.pos.gives_check(m)))
+                {
                     continue;
                 }
             }
@@ -377,7 +381,7 @@ impl Worker<'_> {
                 }
             }
             self.stack[ply] = Frame { eval, mv: m, piece };
-            let u = self.push_move(m);
+            let u = self.push_move(m, checks);
             let gives_check = self.in_check();
             // Check extension, bounded so perpetual-check lines cannot run away.
             let new_depth = depth - 1 + (self.check_extension(gives_check, ply) as i32 + extension).min(2);
@@ -456,7 +460,7 @@ impl Worker<'_> {
             }
             let piece = moving_piece(&self.pos, m);
             self.stack[ply] = Frame { eval, mv: m, piece };
-            let u = self.push_move(m);
+            let u = self.push_move(m, None);
             let mut v = -self.qsearch(-pc_beta, -pc_beta + 1, ply + 1, false);
             if v >= pc_beta && depth - 4 > 0 {
                 v = -self.pvs(depth - 4, -pc_beta, -pc_beta + 1, ply + 1);

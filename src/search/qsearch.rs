@@ -69,7 +69,7 @@ impl Worker<'_> {
             {
                 continue;
             }
-            let u = self.push_move(m);
+            let u = self.push_move(m, None);
             let score = -self.qsearch(-beta, -alpha, ply + 1, false);
             self.pop_move(m, u);
             if self.stopped {

@@ -273,13 +273,14 @@ impl<'a> Worker<'a> {
         &self.shared.params
     }
 
-    /// Plays `m` on the search path.
+    /// Plays `m` on the search path; `gives_check` is whether it checks, if the caller
+    /// already knows (else it is found here).
     #[inline]
-    pub fn push_move(&mut self, m: Move) -> crate::board::Undo {
+    pub fn push_move(&mut self, m: Move, gives_check: Option<bool>) -> crate::board::Undo {
         self.moves.push(m);
         self.eval.push_move(&self.pos, m);
         self.corr_keys.push(self.corr.key_after(&self.pos, m, self.corr_key()));
-        self.checks.push(self.pos.gives_check(m));
+        self.checks.push(gives_check.unwrap_or_else(|| self.pos.gives_check(m)));
         let u = self.pos.make_move(m);
         self.keys.push(self.pos.key());
         u
