@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# The time-odds ladder of docs/strength.md ("Time odds against Fairy-Stockfish", issue 59):
+# Chuhe at a short time control against Fairy-Stockfish (../shared/opponents) given ODDS times
+# as much, for each rung; UCCI, both engines with 64 MB hash, the balanced openings in random
+# order, each played twice with colours swapped, 2 games at a time. It measures the machine
+# first (CPU model, load, both engines' bench speed), plays the rungs one after the other, and
+# prints the table rows: W-L-D, score, Elo with its error bar, and time forfeits for each side.
+#
+#   scripts/time-odds.sh SEED [GAMES=100] [BASE=2+0.02] [ODDS="10 20 30"]
+#
+# Environment: CHUHE (default target/release/chuhe, built if missing), OPPONENTS_DIR
+# (default ../shared/opponents), OPENINGS (default ../shared/openings/balanced.txt),
+# OUT (default ~/chuhe-runs/odds-SEED-BUILD: logs, PGNs, rows.md), CONCURRENCY (2).
+# A rung of 100 games at 30x (Fairy-Stockfish 60+0.6) takes about 2 hours on 2 cores.
+# Nothing else heavy should run meanwhile: the script warns when the machine is busy.
+set -euo pipefail
+seed=${1:?usage: scripts/time-odds.sh SEED [GAMES] [BASE] [ODDS]}
+games=${2:-100}
+base=${3:-2+0.02}
+odds=${4:-10 20 30}
+cd "$(dirname "$0")/.."
+repo=$PWD
+conc=${CONCURRENCY:-2}
+oppdir=$(realpath "${OPPONENTS_DIR:-$repo/../shared/opponents}")
+openings=$(realpath "${OPENINGS:-$repo/../shared/openings/balanced.txt}")
+if [ -z "${CHUHE:-}" ]; then
+    [ -x target/release/chuhe ] || cargo build --release --quiet --bin chuhe
+    CHUHE=$repo/target/release/chuhe
+fi
+chuhe=$(realpath "$CHUHE")
+build=$(git -C "$repo" rev-parse --short HEAD)$(git -C "$repo" diff --quiet HEAD -- src Cargo.toml || echo -dirty)
+out=${OUT:-$HOME/chuhe-runs/odds-$seed-$build}
+mkdir -p "$out"
+rounds=$(((games + 1) / 2))
+
+# A time control BASE (seconds+increment) times N, as the match runner reads it.
+scaled() {
+    awk -v tc="$1" -v n="$2" 'BEGIN { split(tc, p, "+"); printf "%g+%g", p[1] * n, p[2] * n }'
+}
+
+cpu=$(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //')
+load=$(cut -d' ' -f1 /proc/loadavg)
+if awk -v l="$load" 'BEGIN { exit !(l > 0.5) }'; then
+    echo "warning: load average $load before the match; results measured on a busy machine do not reproduce" >&2
+fi
+chuhe_nps=$("$chuhe" bench | awk '$1 == "nodes" { nps = $6 } END { print nps }')
+fsf_nps=$(printf 'ucci\nbench\nquit\n' | "$oppdir/fairy-stockfish" 2>&1 | awk -F': *' '/Nodes\/second/ { print $2 }')
+echo "machine: $cpu, $(nproc) cores, load $load before; Chuhe $build bench $chuhe_nps nps; Fairy-Stockfish bench $fsf_nps nps" |
+    tee "$out/machine.txt"
+
+rows=()
+for n in $odds; do
+    tc=$(scaled "$base" "$n")
+    pgn=$out/odds-$n.pgn
+    rm -f "$pgn"
+    cmd=("$chuhe" match -engine cmd="$chuhe" name=chuhe proto=ucci tc="$base" option.hashsize=64
+        -engine cmd="$oppdir/fairy-stockfish" name=fairy-stockfish proto=ucci tc="$tc" option.hashsize=64
+        -each timemargin=300 -games 2 -rounds "$rounds" -concurrency "$conc" -repeat
+        -openings file="$openings" order=random -srand "$seed" -pgnout "$pgn")
+    echo "${cmd[*]}" >"$out/odds-$n.cmd"
+    "${cmd[@]}" >"$out/odds-$n.log" 2>&1
+    score=$(grep '^Score of chuhe vs' "$out/odds-$n.log" | tail -1)
+    elo=$(grep '^Elo difference' "$out/odds-$n.log" | tail -1)
+    read -r w l d total <<<"$(echo "$score" | awk '{ print $6, $8, $10, $12 }')"
+    pct=$(awk -v w="$w" -v d="$d" -v n="$total" 'BEGIN { printf "%.1f%%", 100 * (w + d / 2) / n }')
+    e=$(echo "$elo" | awk '{ printf "%+.1f ± %s", $3, $5 }' | tr -d ',')
+    # A forfeit's comment names the loser's colour; the PGN's Red/Black tags say who that was.
+    forfeits=$(awk '
+        /^\[Red "/ { red = $2 } /^\[Black "/ { black = $2 }
+        /loses on time/ { who = ($0 ~ /Red loses on time/) ? red : black; gsub(/"|\]/, "", who); n[who]++ }
+        END { printf "%d / %d", n["chuhe"], n["fairy-stockfish"] }' "$pgn")
+    rows+=("| ${n}x | $base | $tc | $w-$l-$d | $pct | $e | $forfeits | $seed | $cpu | $chuhe_nps / $fsf_nps | $build |")
+    echo "${n}x: $score; $elo; time forfeits Chuhe / Fairy-Stockfish $forfeits" | tee -a "$out/machine.txt"
+done
+
+{
+    echo "| odds | Chuhe tc | Fairy-Stockfish tc | W-L-D (Chuhe first) | score | Elo | time forfeits Chuhe / FSF | seed | CPU | bench nps Chuhe / FSF | build |"
+    echo "|---|---|---|---|---|---|---|---|---|---|---|"
+    printf '%s\n' "${rows[@]}"
+} | tee "$out/rows.md"
+echo "games and logs: $out (chuhe stats $out/odds-N.pgn -first chuhe -clock recounts them)"
