@@ -54,7 +54,8 @@ match:
                       sequential), start=N (default 1)
   -repeat [N]         games per opening, colours swapped (default 2)
   -srand N            seed of order=random (default: the clock)
-  -pgnout FILE        append every game as Chinese-chess PGN
+  -pgnout FILE        append every game as Chinese-chess PGN, in game order (a game that ends
+                      early waits for those before it); to a file with games: appended
   -event NAME         the PGN's [Event] (default 'Chuhe match')
   -shard K/N          play only the K-th of N slices of the games (see docs/big-matches.md)
   -ratinginterval N   print Elo and SPRT every N games (default 10) and at the end
@@ -73,7 +74,8 @@ match:
 
 Illegal moves, crashes, stalls and time forfeits lose; every position is judged by the rules
 (mate, stalemate, perpetual check and chase, 60-move rule, material). Output follows
-cutechess-cli: 'Finished game ...', 'Score of A vs B: ...', 'Elo difference: ...'.
+cutechess-cli: 'Finished game ...', 'Score of A vs B: ...', 'Elo difference: ...', in game
+order.
 
 examples:
   chuhe match -engine cmd=chuhe name=A -engine cmd=chuhe name=B -each proto=uci nodes=2000 \\

@@ -10,6 +10,8 @@ use super::pgn::{time_control, today, write_game, PgnHeader};
 use super::stats::{first_score, Pairs, Sprt, SprtDecision, Tally};
 use super::table::cross_table;
 use crate::board::Color;
+use crate::rules::GameResult;
+use std::collections::{BTreeMap, HashMap};
 use std::io::Write;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
@@ -39,7 +41,7 @@ pub struct MatchConfig {
     pub openings: Vec<Opening>,
     /// Consecutive games on each opening (colours alternate every game).
     pub repeat: usize,
-    /// PGN file to append games to.
+    /// PGN file to append games to, in game order.
     pub pgnout: Option<String>,
     /// SPRT parameters; a two-engine match stops at a decision.
     pub sprt: Option<Sprt>,
@@ -160,8 +162,15 @@ struct Reporter<'a> {
     /// A two-engine match of two games a round: its finished colour-swapped pairs.
     pentanomial: Option<Pairs>,
     /// Rounds with one game finished: the first engine's score in it.
-    half_pairs: std::collections::HashMap<usize, f64>,
+    half_pairs: HashMap<usize, f64>,
+    /// The next game to count: games are counted and written in game order, so the PGN, the
+    /// output and the SPRT stop are the same whichever game finishes first.
+    next: usize,
+    /// Finished games waiting for an earlier one.
+    waiting: BTreeMap<usize, Box<GameRecord>>,
     since_rating: usize,
+    /// Whether the rating lines were printed after the last game counted.
+    rated: bool,
     /// Set once the SPRT decides; later results do not count.
     decision: Option<SprtDecision>,
     /// Per engine, its thinking time and the CPU time it got meanwhile.
@@ -191,13 +200,16 @@ impl<'a> Reporter<'a> {
             time_controls: cfg.engines.iter().map(|e| time_control(e.limit)).collect(),
             tallies: vec![Tally::default(); pairs.len()],
             pentanomial: (cfg.engines.len() == 2 && cfg.games == 2).then(Pairs::default),
-            half_pairs: std::collections::HashMap::new(),
+            half_pairs: HashMap::new(),
             pairs,
             total: cfg.total_games(),
             planned: cfg.game_range().len(),
             pgn,
             date: today(),
+            next: cfg.game_range().start,
+            waiting: BTreeMap::new(),
             since_rating: 0,
+            rated: false,
             decision: None,
             cpu: vec![CpuUse::default(); cfg.engines.len()],
             gone: false,
@@ -245,27 +257,37 @@ impl<'a> Reporter<'a> {
         }
     }
 
-    /// Counts, prints and stores game `i`; `true` when the SPRT has just decided.
-    fn finished(&mut self, i: usize, rec: &GameRecord) -> bool {
-        if self.decision.is_some() {
-            return false; // games still running when the SPRT decided do not count
+    /// Takes finished game `i`, then counts, prints and stores every game now in order;
+    /// `true` when the SPRT has just decided.
+    fn finished(&mut self, i: usize, rec: Box<GameRecord>) -> bool {
+        self.waiting.insert(i, rec);
+        while let Some(rec) = self.waiting.remove(&self.next) {
+            if self.decision.is_some() {
+                return false; // games after the deciding one do not count
+            }
+            if self.report(self.next, &rec) {
+                return true;
+            }
         }
-        let (red, black) = self.players(i);
+        false
+    }
+
+    /// Counts game `i` in the tallies and pairs; its pair's tally and the SPRT decision it
+    /// brings, if any.
+    fn count(&mut self, i: usize, result: GameResult) -> (Tally, Option<SprtDecision>) {
         let spot = self.cfg.spot(i);
-        self.tallies[spot.pair].record(rec.result, spot.first_red);
+        self.tallies[spot.pair].record(result, spot.first_red);
         if let Some(p) = self.pentanomial.as_mut() {
-            let score = first_score(rec.result, spot.first_red);
+            let score = first_score(result, spot.first_red);
             match self.half_pairs.remove(&spot.round) {
                 Some(other) => p.record(other, score),
                 None => _ = self.half_pairs.insert(spot.round, score),
             }
         }
-        self.count_cpu(spot.red, spot.black, rec);
-        self.say(&format!("Finished game {} ({red} vs {black}): {} {{{}}}", i + 1, rec.result, rec.reason));
-        let t = self.tallies[spot.pair];
-        self.say(&score_line(self.pair_names(spot.pair), &t));
-        self.write_pgn(i, rec, red, black);
+        self.next = i + 1;
         self.since_rating += 1;
+        self.rated = false;
+        let t = self.tallies[spot.pair];
         // A shard's games are a slice of the match: the decision is the merged stats' to make.
         // A round-robin has no SPRT.
         let decided = self
@@ -274,6 +296,18 @@ impl<'a> Reporter<'a> {
             .filter(|_| self.cfg.shard.is_none() && !self.tournament())
             .map(|s| s.decision(s.sample(&t, self.pentanomial.as_ref())))
             .filter(|&d| d != SprtDecision::Continue);
+        (t, decided)
+    }
+
+    /// Counts, prints and stores game `i`; `true` when the SPRT has just decided.
+    fn report(&mut self, i: usize, rec: &GameRecord) -> bool {
+        let (red, black) = self.players(i);
+        let spot = self.cfg.spot(i);
+        let (t, decided) = self.count(i, rec.result);
+        self.count_cpu(spot.red, spot.black, rec);
+        self.say(&format!("Finished game {} ({red} vs {black}): {} {{{}}}", i + 1, rec.result, rec.reason));
+        self.say(&score_line(self.pair_names(spot.pair), &t));
+        self.write_pgn(i, rec, red, black);
         if self.since_rating >= self.cfg.rating_interval.max(1) || decided.is_some() {
             self.since_rating = 0;
             self.rating();
@@ -302,6 +336,7 @@ impl<'a> Reporter<'a> {
 
     /// The Elo (and SPRT) lines; a round-robin's cross table.
     fn rating(&mut self) {
+        self.rated = true;
         let lines = if self.tournament() {
             cross_table(&self.names, &self.pairs, &self.tallies)
         } else {
@@ -378,9 +413,7 @@ impl<'a> Reporter<'a> {
 
     /// The closing lines (the rating again unless just printed, the CPU use) and the summary.
     fn finish(mut self) -> MatchSummary {
-        let games = self.games();
-        let just_rated = games > 0 && games.is_multiple_of(self.cfg.rating_interval.max(1));
-        if !just_rated && self.decision.is_none() {
+        if !self.rated {
             self.rating();
         }
         for line in self.cpu_lines() {
@@ -530,7 +563,7 @@ pub fn run_match(cfg: &MatchConfig, out: &mut dyn Write) -> Result<MatchSummary,
                     reporter.started(i);
                     false
                 }
-                Event::Finished(i, rec) => reporter.finished(i, &rec),
+                Event::Finished(i, rec) => reporter.finished(i, rec),
             };
             // Nobody reads the output any more: end the games between moves, quit the engines.
             if decided || reporter.gone {
@@ -639,14 +672,15 @@ mod tests {
         let mut out = Vec::new();
         let mut reporter = Reporter::new(&cfg, &mut out).unwrap();
         // Round by round the first engine scores 2 and 1 points; each round's Black game
-        // (odd number) comes in first, so a pair is only whole at its even game.
+        // (odd number) comes in first and waits: games count in game order.
         let mut decided_at = None;
         for round in 0..50 {
             let (red_game, black_game) = (2 * round, 2 * round + 1);
             let black_result = if round % 2 == 0 { GameResult::BlackWins } else { GameResult::Draw };
-            assert!(!reporter.finished(black_game, &record(black_result)), "a half pair decided");
-            let whole = reporter
-                .finished(red_game, &record(if round % 2 == 0 { GameResult::RedWins } else { GameResult::Draw }));
+            assert!(!reporter.finished(black_game, Box::new(record(black_result))), "a half pair decided");
+            assert_eq!(reporter.next, red_game, "a game counted before the one it follows");
+            let red_result = if round % 2 == 0 { GameResult::RedWins } else { GameResult::Draw };
+            let whole = reporter.finished(red_game, Box::new(record(red_result)));
             if whole {
                 decided_at = Some(round);
                 break;
