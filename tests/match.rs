@@ -98,6 +98,7 @@ fn illegal_moves_lose_and_the_match_goes_on() {
     assert!(out.contains("Finished game 1 (A vs B): 0-1 {Red makes an illegal move: a0b9}"), "{out}");
     assert!(out.contains("Finished game 2 (B vs A): 1-0 {Black makes an illegal move: a0b9}"), "{out}");
     assert!(out.contains("Score of A vs B: 0 - 2 - 0  [0.000] 2"), "{out}");
+    assert!(out.contains("\nFaults: A 2 (disconnects 0, stalls 0, illegal moves 2, time losses 0); B 0\n"), "{out}");
     assert!(out.contains("Finished match"), "{out}");
     let pgn = std::fs::read_to_string(&pgn).unwrap();
     assert_eq!(pgn.matches("[Game \"Chinese Chess\"]").count(), 2);
@@ -113,10 +114,17 @@ fn illegal_moves_lose_and_the_match_goes_on() {
 
 #[test]
 fn a_crashed_engine_loses_and_is_restarted() {
-    let out = fake_match(&format!("{} --mode crash --at 2", script(LINE)), &script(LINE), "startpos\n", "-games 2");
+    let pgn = temp("crash.pgn", "");
+    std::fs::remove_file(&pgn).unwrap();
+    let more = format!("-games 2 -pgnout {}", pgn.display());
+    let out = fake_match(&format!("{} --mode crash --at 2", script(LINE)), &script(LINE), "startpos\n", &more);
     assert!(out.contains("Finished game 1 (A vs B): 0-1 {Red disconnects}"), "{out}");
     assert!(out.contains("Finished game 2 (B vs A): 1-0 {Black disconnects}"), "{out}");
     assert!(out.contains("Score of A vs B: 0 - 2 - 0"), "{out}");
+    // The closing summary counts the faults per engine, and `stats` reads the same from the PGN.
+    let faults = "Faults: A 2 (disconnects 2, stalls 0, illegal moves 0, time losses 0); B 0";
+    assert!(out.contains(&format!("\n{faults}\n")), "{out}");
+    assert!(stats(&[pgn], "").ends_with(&format!("\n{faults}\n")));
 }
 
 #[test]
@@ -125,9 +133,11 @@ fn a_silent_engine_stalls_and_a_slow_one_loses_on_time() {
     let out = fake_match("--mode hang", &script(LINE), "startpos\n", base);
     assert!(out.contains("Finished game 1 (A vs B): 0-1 {Red's connection stalls}"), "{out}");
     assert!(out.contains("Finished game 2 (B vs A): 1-0 {Black's connection stalls}"), "{out}");
+    assert!(out.contains("\nFaults: A 2 (disconnects 0, stalls 2, illegal moves 0, time losses 0); B 0\n"), "{out}");
     let out = fake_match(&format!("{} --mode slow --delay 500", script(LINE)), &script(LINE), "startpos\n", base);
     assert!(out.contains("Finished game 1 (A vs B): 0-1 {Red loses on time}"), "{out}");
     assert!(out.contains("Finished game 2 (B vs A): 1-0 {Black loses on time}"), "{out}");
+    assert!(out.contains("\nFaults: A 2 (disconnects 0, stalls 0, illegal moves 0, time losses 2); B 0\n"), "{out}");
     // The same delay inside the margin is fine (a margin no load delay can use up).
     let out = fake_match(
         &format!("{} --mode slow --delay 250 --at 8", script(SHUFFLE)),
@@ -298,6 +308,13 @@ fn stats(files: &[PathBuf], more: &str) -> String {
     String::from_utf8(o.stdout).unwrap()
 }
 
+/// A match's closing summary: its last `Score of`, `Elo`, `Ptnml`, `SPRT` and `Faults` lines.
+fn summary(out: &str) -> String {
+    let kinds = ["Score of", "Elo difference", "Ptnml", "SPRT", "Faults"];
+    let lines: Vec<&str> = kinds.iter().filter_map(|k| out.lines().rfind(|l| l.starts_with(k))).collect();
+    lines.join("\n") + "\n"
+}
+
 /// A PGN file's games, each without its `[Date]`, sorted.
 fn pgn_games(path: &PathBuf) -> Vec<String> {
     let text = std::fs::read_to_string(path).unwrap_or_default();
@@ -358,12 +375,10 @@ fn shards_together_play_the_whole_match_and_stats_merge_them() {
     let merged = stats(&shard_pgns, sprt);
     assert_eq!(merged, stats(&[whole_pgn], sprt));
     // The same lines the runner ended the whole match with.
-    let tail: Vec<&str> =
-        whole.lines().filter(|l| ["Score of", "Elo", "Ptnml", "SPRT"].iter().any(|w| l.starts_with(w))).collect();
-    let tail = tail[tail.len() - 4..].join("\n") + "\n";
-    assert_eq!(merged, tail);
+    assert_eq!(merged, summary(&whole));
     assert!(merged.starts_with("Score of A vs B: 0 - 3 - 3  [0.250] 6\n"), "{merged}");
     assert!(merged.contains("\nPtnml(0-2): [0, 3, 0, 0, 0], "), "{merged}");
+    assert!(merged.ends_with("\nFaults: A 3 (disconnects 0, stalls 0, illegal moves 3, time losses 0); B 0\n"));
 }
 
 #[test]

@@ -73,9 +73,9 @@ match:
   -recover            accepted; a crashed engine is always restarted
 
 Illegal moves, crashes, stalls and time forfeits lose; every position is judged by the rules
-(mate, stalemate, perpetual check and chase, 60-move rule, material). Output follows
-cutechess-cli: 'Finished game ...', 'Score of A vs B: ...', 'Elo difference: ...', in game
-order.
+(mate, stalemate, perpetual check and chase, 60-move rule, material); the closing 'Faults:'
+line counts them per engine. Output follows cutechess-cli: 'Finished game ...', 'Score of A
+vs B: ...', 'Elo difference: ...', in game order.
 
 examples:
   chuhe match -engine cmd=chuhe name=A -engine cmd=chuhe name=B -each proto=uci nodes=2000 \\

@@ -78,6 +78,21 @@ impl Termination {
             Termination::Unterminated => "unterminated",
         }
     }
+
+    /// The termination a PGN `Termination` value names (`normal` reads as [`Termination::Rules`]).
+    pub fn from_pgn(text: &str) -> Option<Termination> {
+        [
+            Termination::Rules,
+            Termination::Adjudication,
+            Termination::TimeForfeit,
+            Termination::IllegalMove,
+            Termination::Disconnect,
+            Termination::Stall,
+            Termination::Unterminated,
+        ]
+        .into_iter()
+        .find(|t| t.pgn().eq_ignore_ascii_case(text.trim()))
+    }
 }
 
 /// What an engine said about one of its moves, for the PGN comment.

@@ -5,6 +5,7 @@
 pub mod clock;
 pub mod cpu;
 pub mod engine;
+pub mod faults;
 pub mod game;
 pub mod openings;
 pub mod pgn;

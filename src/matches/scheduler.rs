@@ -4,7 +4,8 @@
 
 use super::cpu::{CpuUse, STARVED_BELOW};
 use super::engine::{DebugLog, EngineConfig, EngineProcess};
-use super::game::{play_game, Adjudication, GameRecord, Seat, Thinking};
+use super::faults::{at_fault, faults_line, Faults};
+use super::game::{play_game, Adjudication, GameRecord, Seat, Termination, Thinking};
 use super::openings::Opening;
 use super::pgn::{time_control, today, write_game, PgnHeader};
 use super::stats::{first_score, Pairs, Sprt, SprtDecision, Tally};
@@ -168,6 +169,8 @@ struct Reporter<'a> {
     next: usize,
     /// Finished games waiting for an earlier one.
     waiting: BTreeMap<usize, Box<GameRecord>>,
+    /// Per engine, the games it lost by a fault.
+    faults: Vec<Faults>,
     since_rating: usize,
     /// Whether the rating lines were printed after the last game counted.
     rated: bool,
@@ -208,6 +211,7 @@ impl<'a> Reporter<'a> {
             date: today(),
             next: cfg.game_range().start,
             waiting: BTreeMap::new(),
+            faults: vec![Faults::default(); cfg.engines.len()],
             since_rating: 0,
             rated: false,
             decision: None,
@@ -272,9 +276,9 @@ impl<'a> Reporter<'a> {
         false
     }
 
-    /// Counts game `i` in the tallies and pairs; its pair's tally and the SPRT decision it
-    /// brings, if any.
-    fn count(&mut self, i: usize, result: GameResult) -> (Tally, Option<SprtDecision>) {
+    /// Counts game `i` in the tallies, pairs and faults; its pair's tally and the SPRT
+    /// decision it brings, if any.
+    fn count(&mut self, i: usize, result: GameResult, termination: Termination) -> (Tally, Option<SprtDecision>) {
         let spot = self.cfg.spot(i);
         self.tallies[spot.pair].record(result, spot.first_red);
         if let Some(p) = self.pentanomial.as_mut() {
@@ -283,6 +287,9 @@ impl<'a> Reporter<'a> {
                 Some(other) => p.record(other, score),
                 None => _ = self.half_pairs.insert(spot.round, score),
             }
+        }
+        if let Some(side) = at_fault(result, termination) {
+            self.faults[[spot.red, spot.black][side]].add(termination);
         }
         self.next = i + 1;
         self.since_rating += 1;
@@ -303,7 +310,7 @@ impl<'a> Reporter<'a> {
     fn report(&mut self, i: usize, rec: &GameRecord) -> bool {
         let (red, black) = self.players(i);
         let spot = self.cfg.spot(i);
-        let (t, decided) = self.count(i, rec.result);
+        let (t, decided) = self.count(i, rec.result, rec.termination);
         self.count_cpu(spot.red, spot.black, rec);
         self.say(&format!("Finished game {} ({red} vs {black}): {} {{{}}}", i + 1, rec.result, rec.reason));
         self.say(&score_line(self.pair_names(spot.pair), &t));
@@ -411,11 +418,14 @@ impl<'a> Reporter<'a> {
         lines
     }
 
-    /// The closing lines (the rating again unless just printed, the CPU use) and the summary.
+    /// The closing lines (the rating again unless just printed, the faults, the CPU use) and
+    /// the summary.
     fn finish(mut self) -> MatchSummary {
         if !self.rated {
             self.rating();
         }
+        let faults = faults_line(&self.names, &self.faults);
+        self.say(&faults);
         for line in self.cpu_lines() {
             self.say(&line);
         }
