@@ -128,6 +128,21 @@ fn a_crashed_engine_loses_and_is_restarted() {
 }
 
 #[test]
+fn an_engine_that_dies_in_the_handshake_fails_the_match_before_the_first_game() {
+    for proto in ["ucci", "uci", "xboard"] {
+        let mut args = fake_with("A", proto, "--mode handshake", "");
+        args.extend(fake_engine("B", &script(LINE)));
+        args.extend(words("-each st=1 -games 2"));
+        let o = Command::new(CHUHE).arg("match").args(&args).output().unwrap();
+        let (out, err) = (String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr));
+        assert_eq!(o.status.code(), Some(2), "{proto}: {out}{err}");
+        assert!(!out.contains("Started game"), "{proto}: {out}");
+        assert_eq!(err.lines().count(), 1, "{proto}: {err}");
+        assert!(err.starts_with("chuhe match: engine 'A' handshake"), "{proto}: {err}");
+    }
+}
+
+#[test]
 fn a_silent_engine_stalls_and_a_slow_one_loses_on_time() {
     let base = "-each st=0.2 timemargin=50 -games 2";
     let out = fake_match("--mode hang", &script(LINE), "startpos\n", base);
