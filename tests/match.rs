@@ -3,7 +3,7 @@
 
 use chuhe::matches::clock::comment_ms;
 use std::io::Read;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -936,4 +936,161 @@ fn latency_is_charged_to_the_clock() {
     for (n, t) in a.iter().enumerate() {
         assert!(*t <= 30_000 - 3000 * n as u64, "move {n}: {t}\n{log}");
     }
+}
+
+/// The flags of a node-limited match of Chuhe against itself (UCI against UCCI, so the two
+/// differ) writing `pgn`, plus `more`: deterministic game by game, whichever game ends first.
+fn chuhe_match(pgn: &Path, more: &str) -> Vec<String> {
+    let mut args = words(&format!("-engine cmd={CHUHE} name=A proto=uci -engine cmd={CHUHE} name=B proto=ucci"));
+    args.extend(words(&format!(
+        "-each nodes=1000 timeout=30000 -games 2 -rounds 12 -openings order=random -srand 11 \
+         -draw movenumber=30 movecount=4 score=20 -resign movecount=4 score=600 \
+         -sprt elo0=0 elo1=10 alpha=0.05 beta=0.05 -ratinginterval 5 -pgnout {} {more}",
+        pgn.display()
+    )));
+    args
+}
+
+/// A PGN file's text with what depends on the clock taken out: `[Date]`, the move times in the
+/// comments (`{+0.35/7 0.05s}` -> `{+0.35/7}`) and so where the lines wrap.
+fn timeless(path: &Path) -> String {
+    let text = std::fs::read_to_string(path).unwrap();
+    let kept: Vec<&str> = text.lines().filter(|l| !l.starts_with("[Date ")).collect();
+    let tokens: Vec<&str> = kept
+        .iter()
+        .flat_map(|l| l.split_whitespace())
+        .map(|t| match t.strip_suffix("s}") {
+            Some(secs) if secs.parse::<f64>().is_ok() => "}",
+            _ => t,
+        })
+        .collect();
+    tokens.join(" ").replace(" }", "}")
+}
+
+/// The number of games a PGN file has begun.
+fn games_begun(path: &Path) -> usize {
+    std::fs::read_to_string(path).map_or(0, |t| t.matches("[Game \"Chinese Chess\"]").count())
+}
+
+#[test]
+#[cfg(unix)]
+fn a_killed_match_resumed_ends_as_one_never_stopped() {
+    let (whole_pgn, killed_pgn) = (temp("resume-whole.pgn", ""), temp("resume-killed.pgn", ""));
+    for p in [&whole_pgn, &killed_pgn] {
+        std::fs::remove_file(p).unwrap();
+    }
+    let whole = match_ok(&chuhe_match(&whole_pgn, "-concurrency 2"));
+    assert_eq!(games_begun(&whole_pgn), 24, "{whole}");
+    // SIGKILL once four games are in the file (maybe while the fifth is written): where it lands
+    // changes nothing below, and a run that ends first is resumed with nothing left to play.
+    let mut child = Command::new(CHUHE)
+        .arg("match")
+        .args(chuhe_match(&killed_pgn, "-concurrency 2"))
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let start = Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if games_begun(&killed_pgn) >= 4 {
+            child.kill().unwrap();
+            child.wait().unwrap();
+            break;
+        }
+        assert!(start.elapsed() < HANG, "the match to kill hangs");
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    let resumed = match_ok(&chuhe_match(&killed_pgn, "-concurrency 2 -resume"));
+    assert!(resumed.contains("Resuming: ") && resumed.contains(" of 24 games already in "), "{resumed}");
+    assert_eq!(timeless(&killed_pgn), timeless(&whole_pgn));
+    assert_eq!(summary(&resumed), summary(&whole));
+    assert!(summary(&whole).contains("\nFaults: A 0; B 0\n"), "{whole}");
+}
+
+/// `text` cut after its `k`-th game and half of the next one's text.
+fn cut_after(text: &str, k: usize) -> String {
+    let starts: Vec<usize> = text.match_indices("[Game \"Chinese Chess\"]").map(|(at, _)| at).collect();
+    let end = starts.get(k + 1).copied().unwrap_or(text.len());
+    let mut cut = starts[k] + (end - starts[k]) / 2;
+    while !text.is_char_boundary(cut) {
+        cut -= 1;
+    }
+    text[..cut].to_string()
+}
+
+#[test]
+fn a_resumed_match_cuts_off_a_partial_game_and_plays_only_the_missing_ones() {
+    for (name, more) in [("whole", ""), ("shard", "-shard 2/2")] {
+        let (full, part) = (temp(&format!("cut-{name}.pgn"), ""), temp(&format!("cut-{name}-part.pgn"), ""));
+        std::fs::remove_file(&full).unwrap();
+        let out = match_ok(&chuhe_match(&full, more));
+        let text = std::fs::read_to_string(&full).unwrap();
+        std::fs::write(&part, cut_after(&text, 5)).unwrap();
+        let resumed = match_ok(&chuhe_match(&part, &format!("{more} -resume")));
+        let planned = if more.is_empty() { 24 } else { 12 };
+        let said = format!(
+            "Resuming: 5 of {planned} games already in {} (a partial game at its end cut off)\n",
+            part.display()
+        );
+        assert!(resumed.starts_with(&said), "{resumed}");
+        // Games 1-5 of the slice are not played again; the rest are, and the output goes on as
+        // the whole run's did after them (less the CPU lines, which depend on the load).
+        let first = if more.is_empty() { 6 } else { 18 };
+        assert!(!resumed.contains(&format!("Started game {} of 24", first - 1)), "{resumed}");
+        assert!(resumed.contains(&format!("Started game {first} of 24")), "{resumed}");
+        let after = |o: &str| -> Vec<String> {
+            let from = format!("Finished game {first} ");
+            let kept = ["Finished game", "Score of", "Elo", "Ptnml", "SPRT", "Faults"];
+            let lines = o.lines().skip_while(|l| !l.starts_with(&from));
+            lines.filter(|l| kept.iter().any(|k| l.starts_with(k))).map(String::from).collect()
+        };
+        assert_eq!(after(&resumed), after(&out));
+        assert_eq!(timeless(&part), timeless(&full));
+        assert_eq!(summary(&resumed), summary(&out));
+        // Resumed again when finished: nothing to play, the same summary.
+        let again = match_ok(&chuhe_match(&part, &format!("{more} -resume")));
+        assert!(!again.contains("Started game"), "{again}");
+        assert_eq!(summary(&again), summary(&out));
+    }
+}
+
+#[test]
+fn resume_refuses_a_pgn_of_another_match_with_one_line() {
+    let pgn = temp("refuse.pgn", "");
+    std::fs::remove_file(&pgn).unwrap();
+    match_ok(&chuhe_match(&pgn, "-rounds 2"));
+    let text = std::fs::read_to_string(&pgn).unwrap();
+    let file = pgn.display().to_string();
+    let fails = |text: &str, more: &str, why: &str| {
+        let path = temp("refuse-case.pgn", text);
+        let before = std::fs::read(&path).unwrap();
+        let args = chuhe_match(&path, &format!("-rounds 2 -resume {more}"));
+        let o = Command::new(CHUHE).arg("match").args(&args).output().unwrap();
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{why}: {err}");
+        assert_eq!(err.lines().count(), 1, "{why}: {err}");
+        assert!(err.contains(why), "{why}: {err}");
+        assert!(o.stdout.is_empty(), "{why}");
+        // A refused file is left as it was.
+        assert_eq!(std::fs::read(&path).unwrap(), before, "{why}");
+    };
+    let case = temp("refuse-case.pgn", "").display().to_string();
+    let not_ours = format!("chuhe match: -resume: '{case}' is not this match's PGN: ");
+    fails(&text.replace("[Red \"A\"]", "[Red \"X\"]"), "", &format!("{not_ours}its game 1 (line 1) is X vs B"));
+    fails(&(text.clone() + &text), "", &format!("{not_ours}it holds more than the 4 games this match plays"));
+    fails(&text.replacen("[Round \"2\"]", "[Round \"9\"]", 1), "", "its game 3 (line ");
+    fails(&text, "-rounds 1", "it holds more than the 2 games this match plays");
+    fails(&text, "-openings order=random -srand 12", "starts from another opening than this match's game 1");
+    fails("a note\n", "", "its game 1 (line 1) is not whole");
+    fails(&text.replacen("\n\n[Game", "\n[Game", 1), "", &format!("{not_ours}its game 1 (line 1) is not whole"));
+    // Without -pgnout, or order=random without -srand: said before anything is read.
+    let mut args = chuhe_match(&pgn, "-resume");
+    let at = args.iter().position(|a| a == "-pgnout").unwrap();
+    args.drain(at..at + 2);
+    let (ok, out) = run_match(&args, HANG);
+    assert!(!ok && out.starts_with("chuhe match: -resume needs the -pgnout FILE"), "{out}");
+    let args: Vec<String> = chuhe_match(&pgn, "-resume").into_iter().filter(|a| a != "-srand" && a != "11").collect();
+    let (ok, out) = run_match(&args, HANG);
+    assert!(!ok && out.starts_with("chuhe match: -resume with order=random needs the -srand"), "{out}");
+    assert_eq!(std::fs::read_to_string(&pgn).unwrap(), text, "{file}");
 }

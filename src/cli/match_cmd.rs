@@ -19,7 +19,7 @@ usage:
               [-engine ...]... [-tournament round-robin] [-each KEY=VALUE...]
               [-games N] [-rounds N] [-concurrency N] [-debug [file=F]]
               [-openings file=F [order=sequential|random] [start=N]] [-repeat [N]] [-srand N]
-              [-pgnout FILE] [-sprt elo0=E elo1=E alpha=A beta=B [model=M]]
+              [-pgnout FILE [-resume]] [-sprt elo0=E elo1=E alpha=A beta=B [model=M]]
               [-ratinginterval N]
               [-resign movecount=N score=CP] [-draw movenumber=N movecount=N score=CP]
               [-shard K/N] [-event NAME]
@@ -56,6 +56,11 @@ match:
   -srand N            seed of order=random (default: the clock)
   -pgnout FILE        append every game as Chinese-chess PGN, in game order (a game that ends
                       early waits for those before it); to a file with games: appended
+  -resume             continue a stopped (Ctrl-C, killed) match: the same command plus
+                      -resume. The games in -pgnout FILE count as played (a partial last game
+                      is cut off) and only the missing ones are played; a file of another
+                      match is refused. With order=random it needs the same -srand
+                      (see docs/big-matches.md)
   -event NAME         the PGN's [Event] (default 'Chuhe match')
   -shard K/N          play only the K-th of N slices of the games (see docs/big-matches.md)
   -ratinginterval N   print Elo and SPRT every N games (default 10) and at the end
@@ -94,6 +99,13 @@ pub fn run(args: &[String]) -> Result<(), String> {
     }
     if let Some(note) = ponder_note(&cfg.engines, cfg.concurrency) {
         eprintln!("{note}");
+    }
+    if let Some(file) = cfg.pgnout.as_deref().filter(|_| !cfg.resume) {
+        if std::fs::metadata(file).is_ok_and(|m| m.len() > 0) {
+            eprintln!(
+                "Note: '{file}' already holds games; this match's are appended (-resume continues a stopped match)"
+            );
+        }
     }
     let stdout = std::io::stdout();
     cfg.live = stdout.is_terminal();
@@ -339,6 +351,7 @@ struct Flags {
     shard: Option<(usize, usize)>,
     round_robin: bool,
     debug: Option<DebugTo>,
+    resume: bool,
 }
 
 impl Default for Flags {
@@ -362,6 +375,7 @@ impl Default for Flags {
             shard: None,
             round_robin: false,
             debug: None,
+            resume: false,
         }
     }
 }
@@ -400,6 +414,8 @@ impl Flags {
             "pgnout" => self.pgnout = Some(one_value(flag, words)?.to_string()),
             "event" => self.event = words.join(" "),
             "recover" => {} // crashed engines are always restarted
+            "resume" if !words.is_empty() => return Err(format!("-{flag} takes no value")),
+            "resume" => self.resume = true,
             "tournament" => match one_value(flag, words)? {
                 "round-robin" => self.round_robin = true,
                 other => return Err(format!("-tournament '{other}': only round-robin is supported")),
@@ -441,6 +457,9 @@ impl Flags {
             if self.shard.is_some() && self.srand.is_none() {
                 return Err("-shard with order=random needs -srand, so every shard draws the same order".into());
             }
+            if self.resume && self.srand.is_none() {
+                return Err("-resume with order=random needs the -srand of the stopped match".into());
+            }
             let seed = self.srand.unwrap_or_else(|| {
                 std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(1, |d| d.as_nanos() as u64)
             });
@@ -476,6 +495,9 @@ impl Flags {
         if self.games == 0 || self.rounds == 0 || self.concurrency == 0 || self.repeat == 0 {
             return Err("-games, -rounds, -concurrency and -repeat must be at least 1".into());
         }
+        if self.resume && self.pgnout.is_none() {
+            return Err("-resume needs the -pgnout FILE of the stopped match".into());
+        }
         Ok(MatchConfig {
             openings: self.load_openings()?,
             engines,
@@ -484,6 +506,7 @@ impl Flags {
             concurrency: self.concurrency,
             repeat: self.repeat,
             pgnout: self.pgnout,
+            resume: self.resume,
             sprt: self.sprt,
             adjudication: self.adjudication,
             rating_interval: self.interval,
@@ -599,6 +622,9 @@ mod tests {
         assert_eq!(cfg.adjudication.resign, Some(ResignRule { movecount: 5, score: 800 }));
         assert_eq!(cfg.adjudication.draw, Some(DrawRule { movenumber: 40, movecount: 8, score: 10 }));
         assert!(cfg.openings.len() >= 50);
+        assert!(!cfg.resume);
+        let more = parse(&words("-engine cmd=a st=1 -engine cmd=b st=1 -pgnout g.pgn -resume -srand 9")).unwrap();
+        assert!(more.resume);
     }
 
     #[test]
@@ -646,6 +672,9 @@ mod tests {
             "-engine cmd=a tc=1 -engine cmd=b tc=1 -shard 1",
             "-engine cmd=a tc=1 -engine cmd=b tc=1 -shard 1/2 -openings order=random",
             "stray -engine cmd=a tc=1",
+            "-engine cmd=a tc=1 -engine cmd=b tc=1 -resume",
+            "-engine cmd=a tc=1 -engine cmd=b tc=1 -pgnout x.pgn -resume yes",
+            "-engine cmd=a tc=1 -engine cmd=b tc=1 -pgnout x.pgn -resume -openings order=random",
         ] {
             assert!(parse(&words(bad)).is_err(), "{bad}");
         }

@@ -10,6 +10,7 @@ pub mod game;
 pub mod openings;
 pub mod pgn;
 pub mod ranks;
+pub mod resume;
 pub mod scheduler;
 pub mod stats;
 pub mod table;

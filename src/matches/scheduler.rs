@@ -8,6 +8,7 @@ use super::faults::{at_fault, faults_line, Faults};
 use super::game::{play_game, Adjudication, GameRecord, Seat, Termination, Thinking};
 use super::openings::Opening;
 use super::pgn::{time_control, today, write_game, PgnHeader};
+use super::resume::{read_done, Done};
 use super::stats::{first_score, Pairs, Sprt, SprtDecision, Tally};
 use super::table::cross_table;
 use crate::board::Color;
@@ -44,6 +45,8 @@ pub struct MatchConfig {
     pub repeat: usize,
     /// PGN file to append games to, in game order.
     pub pgnout: Option<String>,
+    /// `-resume`: continue the match whose finished games `pgnout` holds.
+    pub resume: bool,
     /// SPRT parameters; a two-engine match stops at a decision.
     pub sprt: Option<Sprt>,
     /// Score adjudication.
@@ -324,6 +327,30 @@ impl<'a> Reporter<'a> {
         decided.is_some()
     }
 
+    /// Counts the games a stopped match already wrote to `file` (`-resume`), as if just
+    /// played but silently, so the output goes on as the whole match's would; says how many.
+    fn resume(&mut self, file: &str, done: &[Done], cut: bool) -> Result<(), String> {
+        for (j, d) in done.iter().enumerate() {
+            if self.decision.is_some() {
+                return Err(format!(
+                    "-resume: '{file}' holds {} games, but the SPRT decided at its game {j}: not this match's file \
+                     (other -sprt?)",
+                    done.len()
+                ));
+            }
+            let i = self.next;
+            self.decision = self.count(i, d.result, d.termination).1;
+        }
+        self.since_rating %= self.cfg.rating_interval.max(1);
+        let cut = if cut { " (a partial game at its end cut off)" } else { "" };
+        self.say(&format!("Resuming: {} of {} games already in {file}{cut}", done.len(), self.planned));
+        if !done.is_empty() && !self.tournament() {
+            let line = score_line(self.pair_names(0), &self.tallies[0]);
+            self.say(&line);
+        }
+        Ok(())
+    }
+
     fn write_pgn(&mut self, i: usize, rec: &GameRecord, red: &str, black: &str) {
         let cfg = self.cfg;
         let spot = cfg.spot(i);
@@ -552,13 +579,24 @@ fn open_debug(to: &Option<DebugTo>) -> Result<Option<DebugLog>, String> {
 }
 
 /// Plays the match, printing cutechess-cli style lines to `out`. Fails only when an engine
-/// cannot be started at all or the PGN file cannot be opened.
+/// cannot be started at all, the PGN file cannot be opened or (`-resume`) is not this match's.
 pub fn run_match(cfg: &MatchConfig, out: &mut dyn Write) -> Result<MatchSummary, String> {
+    // Before the PGN is opened to append: a partial game at its end is cut off first.
+    let resumed = match (&cfg.pgnout, cfg.resume) {
+        (Some(file), true) => Some((file, read_done(cfg, file)?)),
+        _ => None,
+    };
     let mut reporter = Reporter::new(cfg, out)?;
-    let range = cfg.game_range();
+    if let Some((file, found)) = resumed {
+        reporter.resume(file, &found.games, found.cut)?;
+    }
+    let todo = reporter.next..cfg.game_range().end;
+    if todo.is_empty() || reporter.decision.is_some() {
+        return Ok(reporter.finish());
+    }
     let debug = open_debug(&cfg.debug)?;
-    let sets = seat_sets(cfg, cfg.concurrency.clamp(1, range.len().max(1)), debug.as_ref())?;
-    let next = AtomicUsize::new(range.start);
+    let sets = seat_sets(cfg, cfg.concurrency.clamp(1, todo.len()), debug.as_ref())?;
+    let next = AtomicUsize::new(todo.start);
     let stop = AtomicBool::new(false);
     let (tx, rx) = mpsc::channel::<Event>();
     std::thread::scope(|scope| {
@@ -631,6 +669,7 @@ mod tests {
             openings: crate::matches::openings::load_openings(None).unwrap(),
             repeat,
             pgnout: None,
+            resume: false,
             sprt: None,
             adjudication: Adjudication::default(),
             rating_interval: 10,
