@@ -1094,3 +1094,52 @@ fn resume_refuses_a_pgn_of_another_match_with_one_line() {
     assert!(!ok && out.starts_with("chuhe match: -resume with order=random needs the -srand"), "{out}");
     assert_eq!(std::fs::read_to_string(&pgn).unwrap(), text, "{file}");
 }
+
+#[test]
+fn soak_changes_hash_threads_and_games_between_games_by_the_seed() {
+    let openings = temp("soak-openings.txt", "startpos\n");
+    let changes = |seed: u32, tag: &str| -> (String, Vec<String>) {
+        let log = temp(&format!("soak-{tag}.log"), "");
+        let mut args = fake_with("A", "uci", &format!("{} --options Hash,Threads", script(SHUFFLE)), "");
+        args.extend(fake_with("B", "ucci", &script(SHUFFLE), ""));
+        args.extend(words(&format!(
+            "-each st=2 timemargin=200 -games 16 -soak -srand {seed} -openings file={} -debug file={}",
+            openings.display(),
+            log.display()
+        )));
+        let out = match_ok(&args);
+        let log = std::fs::read_to_string(&log).unwrap();
+        let sent: Vec<String> = ["A", "B"]
+            .iter()
+            .flat_map(|n| traffic(&log, n).into_iter().map(move |l| format!("{n} {l}")))
+            .filter(|l| {
+                ["setoption name Hash", "setoption name Threads", "ucinewgame", "setoption hashsize"]
+                    .iter()
+                    .chain(&["setoption threads", "setoption newgame"])
+                    .any(|w| l.contains(w))
+            })
+            .collect();
+        (out, sent)
+    };
+    let (out, sent) = changes(7, "a");
+    assert_eq!(out.lines().filter(|l| l.starts_with("Finished game")).count(), 16, "{out}");
+    assert_eq!(warnings(&out), 0, "{out}");
+    assert!(out.contains("\nFaults: A 0; B 0\n"), "{out}");
+    let sizes = ["1", "16", "64", "128"];
+    for (prefix, values) in [
+        ("A < setoption name Hash value ", &sizes[..]),
+        ("B < setoption hashsize ", &sizes[..]),
+        ("A < setoption name Threads value ", &["1", "2"][..]),
+        ("B < setoption threads ", &["1", "2"][..]),
+    ] {
+        let got: Vec<&str> = sent.iter().filter_map(|l| l.strip_prefix(prefix)).collect();
+        assert!(!got.is_empty() && got.iter().all(|v| values.contains(v)), "{prefix}: {sent:?}");
+    }
+    // More new games than games: the extra ones are the soak's.
+    for new_game in ["A < ucinewgame", "B < setoption newgame"] {
+        assert!(sent.iter().filter(|l| *l == new_game).count() > 16, "{new_game}: {sent:?}");
+    }
+    // The same seed sends the same changes; another seed others.
+    assert_eq!(changes(7, "b").1, sent);
+    assert_ne!(changes(8, "c").1, sent);
+}

@@ -22,7 +22,7 @@ usage:
               [-pgnout FILE [-resume]] [-sprt elo0=E elo1=E alpha=A beta=B [model=M]]
               [-ratinginterval N]
               [-resign movecount=N score=CP] [-draw movenumber=N movecount=N score=CP]
-              [-shard K/N] [-event NAME]
+              [-shard K/N] [-event NAME] [-soak]
 
 engines (-engine, twice; -each sets both):
   cmd=PROG            the engine's program (required)
@@ -53,7 +53,7 @@ match:
                       (default: the 60 built-in openings); order=sequential|random (default
                       sequential), start=N (default 1)
   -repeat [N]         games per opening, colours swapped (default 2)
-  -srand N            seed of order=random (default: the clock)
+  -srand N            seed of order=random and -soak (default: the clock)
   -pgnout FILE        append every game as Chinese-chess PGN, in game order (a game that ends
                       early waits for those before it); to a file with games: appended
   -resume             continue a stopped (Ctrl-C, killed) match: the same command plus
@@ -75,6 +75,9 @@ match:
                       a draw (defaults 0, 8 and 10)
   -tournament round-robin   three or more engines: every pair plays; a cross table at the end
   -debug [file=F]     log every line sent to and received from each engine (stderr or F)
+  -soak               before each game, each engine gets one of (drawn from -srand): a hash
+                      size of 1, 16, 64 or 128 MB, 1 or 2 threads, an extra new game, or
+                      nothing; for long robustness runs (scripts/soak.sh, docs/hardening.md)
   -recover            accepted; a crashed engine is always restarted
 
 Illegal moves, crashes, stalls and time forfeits lose; every position is judged by the rules
@@ -352,6 +355,7 @@ struct Flags {
     round_robin: bool,
     debug: Option<DebugTo>,
     resume: bool,
+    soak: bool,
 }
 
 impl Default for Flags {
@@ -376,6 +380,7 @@ impl Default for Flags {
             round_robin: false,
             debug: None,
             resume: false,
+            soak: false,
         }
     }
 }
@@ -414,8 +419,9 @@ impl Flags {
             "pgnout" => self.pgnout = Some(one_value(flag, words)?.to_string()),
             "event" => self.event = words.join(" "),
             "recover" => {} // crashed engines are always restarted
-            "resume" if !words.is_empty() => return Err(format!("-{flag} takes no value")),
+            "resume" | "soak" if !words.is_empty() => return Err(format!("-{flag} takes no value")),
             "resume" => self.resume = true,
+            "soak" => self.soak = true,
             "tournament" => match one_value(flag, words)? {
                 "round-robin" => self.round_robin = true,
                 other => return Err(format!("-tournament '{other}': only round-robin is supported")),
@@ -450,8 +456,8 @@ impl Flags {
         Ok(())
     }
 
-    /// The opening list: the file's or the built-in set, in the order asked for.
-    fn load_openings(&self) -> Result<Vec<Opening>, String> {
+    /// The opening list: the file's or the built-in set, in the order asked for (`seed`'s).
+    fn load_openings(&self, seed: u64) -> Result<Vec<Opening>, String> {
         let mut openings = load_openings(self.opening_file.as_deref())?;
         if self.order_random {
             if self.shard.is_some() && self.srand.is_none() {
@@ -460,9 +466,6 @@ impl Flags {
             if self.resume && self.srand.is_none() {
                 return Err("-resume with order=random needs the -srand of the stopped match".into());
             }
-            let seed = self.srand.unwrap_or_else(|| {
-                std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(1, |d| d.as_nanos() as u64)
-            });
             match_order(&mut openings, seed);
         }
         let skip = (self.start.max(1) - 1) % openings.len();
@@ -498,8 +501,11 @@ impl Flags {
         if self.resume && self.pgnout.is_none() {
             return Err("-resume needs the -pgnout FILE of the stopped match".into());
         }
+        let seed = self.srand.unwrap_or_else(|| {
+            std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(1, |d| d.as_nanos() as u64)
+        });
         Ok(MatchConfig {
-            openings: self.load_openings()?,
+            openings: self.load_openings(seed)?,
             engines,
             games: self.games,
             rounds: self.rounds,
@@ -507,6 +513,8 @@ impl Flags {
             repeat: self.repeat,
             pgnout: self.pgnout,
             resume: self.resume,
+            soak: self.soak,
+            seed,
             sprt: self.sprt,
             adjudication: self.adjudication,
             rating_interval: self.interval,
@@ -622,9 +630,9 @@ mod tests {
         assert_eq!(cfg.adjudication.resign, Some(ResignRule { movecount: 5, score: 800 }));
         assert_eq!(cfg.adjudication.draw, Some(DrawRule { movenumber: 40, movecount: 8, score: 10 }));
         assert!(cfg.openings.len() >= 50);
-        assert!(!cfg.resume);
-        let more = parse(&words("-engine cmd=a st=1 -engine cmd=b st=1 -pgnout g.pgn -resume -srand 9")).unwrap();
-        assert!(more.resume);
+        assert!(!cfg.resume && !cfg.soak);
+        let more = parse(&words("-engine cmd=a st=1 -engine cmd=b st=1 -pgnout g.pgn -resume -soak -srand 9")).unwrap();
+        assert!(more.resume && more.soak && more.seed == 9);
     }
 
     #[test]
@@ -675,6 +683,7 @@ mod tests {
             "-engine cmd=a tc=1 -engine cmd=b tc=1 -resume",
             "-engine cmd=a tc=1 -engine cmd=b tc=1 -pgnout x.pgn -resume yes",
             "-engine cmd=a tc=1 -engine cmd=b tc=1 -pgnout x.pgn -resume -openings order=random",
+            "-engine cmd=a tc=1 -engine cmd=b tc=1 -soak 1",
         ] {
             assert!(parse(&words(bad)).is_err(), "{bad}");
         }

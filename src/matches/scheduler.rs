@@ -3,7 +3,7 @@
 //! stop (two engines), cross table (more).
 
 use super::cpu::{CpuUse, STARVED_BELOW};
-use super::engine::{DebugLog, EngineConfig, EngineProcess};
+use super::engine::{Change, DebugLog, EngineConfig, EngineProcess};
 use super::faults::{at_fault, faults_line, Faults};
 use super::game::{play_game, Adjudication, GameRecord, Seat, Termination, Thinking};
 use super::openings::Opening;
@@ -47,6 +47,10 @@ pub struct MatchConfig {
     pub pgnout: Option<String>,
     /// `-resume`: continue the match whose finished games `pgnout` holds.
     pub resume: bool,
+    /// `-soak`: before each game, each engine gets a [`Change`] drawn from `seed`.
+    pub soak: bool,
+    /// `-srand` (or the clock's): the opening order and the soak's changes.
+    pub seed: u64,
     /// SPRT parameters; a two-engine match stops at a decision.
     pub sprt: Option<Sprt>,
     /// Score adjudication.
@@ -538,7 +542,8 @@ fn seat_sets(cfg: &MatchConfig, workers: usize, debug: Option<&DebugLog>) -> Res
 }
 
 /// One worker: plays the games whose numbers it draws from `next` with its own engines. An
-/// engine that does not play the next game quits, so a worker runs two engines at most.
+/// engine that does not play the next game quits, so a worker runs two engines at most. With
+/// `-soak` each engine of a game first gets the change drawn for that game.
 fn worker(cfg: &MatchConfig, mut seats: Vec<Seat>, next: &AtomicUsize, stop: &AtomicBool, tx: mpsc::Sender<Event>) {
     let end = cfg.game_range().end;
     loop {
@@ -554,6 +559,10 @@ fn worker(cfg: &MatchConfig, mut seats: Vec<Seat>, next: &AtomicUsize, stop: &At
             }
         }
         let Ok([red, black]) = seats.get_disjoint_mut([spot.red, spot.black]) else { break };
+        if cfg.soak {
+            red.change = Some(Change::pick(cfg.seed, i, spot.red));
+            black.change = Some(Change::pick(cfg.seed, i, spot.black));
+        }
         match play_game([red, black], &cfg.openings[spot.opening], &cfg.adjudication, stop) {
             Some(rec) => {
                 let _ = tx.send(Event::Finished(i, Box::new(rec)));
@@ -670,6 +679,8 @@ mod tests {
             repeat,
             pgnout: None,
             resume: false,
+            soak: false,
+            seed: 1,
             sprt: None,
             adjudication: Adjudication::default(),
             rating_interval: 10,
