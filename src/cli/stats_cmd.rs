@@ -2,7 +2,8 @@
 //! match runner's summary over PGN files (the shards of one match, or another xiangqi tool's
 //! games), and with `-clock` how each engine used its clock.
 
-use super::match_cmd::{parse_sprt, parse_tc};
+use super::engine_draft::parse_tc;
+use super::match_cmd::parse_sprt;
 use crate::matches::clock::ClockUse;
 use crate::matches::engine::Limit;
 use crate::matches::faults::{at_fault, faults_line, Faults};

@@ -9,6 +9,7 @@ pub mod faults;
 pub mod game;
 pub mod openings;
 pub mod pgn;
+pub mod plan;
 pub mod ranks;
 pub mod resume;
 pub mod scheduler;

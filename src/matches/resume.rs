@@ -6,7 +6,7 @@
 
 use super::game::Termination;
 use super::pgn::{read_games, PgnGame};
-use super::scheduler::MatchConfig;
+use super::plan::MatchConfig;
 use crate::rules::GameResult;
 
 /// The first line of every game the runner writes.
