@@ -3,7 +3,7 @@
 
 use chuhe::matches::clock::comment_ms;
 use std::io::Read;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -98,6 +98,7 @@ fn illegal_moves_lose_and_the_match_goes_on() {
     assert!(out.contains("Finished game 1 (A vs B): 0-1 {Red makes an illegal move: a0b9}"), "{out}");
     assert!(out.contains("Finished game 2 (B vs A): 1-0 {Black makes an illegal move: a0b9}"), "{out}");
     assert!(out.contains("Score of A vs B: 0 - 2 - 0  [0.000] 2"), "{out}");
+    assert!(out.contains("\nFaults: A 2 (disconnects 0, stalls 0, illegal moves 2, time losses 0); B 0\n"), "{out}");
     assert!(out.contains("Finished match"), "{out}");
     let pgn = std::fs::read_to_string(&pgn).unwrap();
     assert_eq!(pgn.matches("[Game \"Chinese Chess\"]").count(), 2);
@@ -113,10 +114,32 @@ fn illegal_moves_lose_and_the_match_goes_on() {
 
 #[test]
 fn a_crashed_engine_loses_and_is_restarted() {
-    let out = fake_match(&format!("{} --mode crash --at 2", script(LINE)), &script(LINE), "startpos\n", "-games 2");
+    let pgn = temp("crash.pgn", "");
+    std::fs::remove_file(&pgn).unwrap();
+    let more = format!("-games 2 -pgnout {}", pgn.display());
+    let out = fake_match(&format!("{} --mode crash --at 2", script(LINE)), &script(LINE), "startpos\n", &more);
     assert!(out.contains("Finished game 1 (A vs B): 0-1 {Red disconnects}"), "{out}");
     assert!(out.contains("Finished game 2 (B vs A): 1-0 {Black disconnects}"), "{out}");
     assert!(out.contains("Score of A vs B: 0 - 2 - 0"), "{out}");
+    // The closing summary counts the faults per engine, and `stats` reads the same from the PGN.
+    let faults = "Faults: A 2 (disconnects 2, stalls 0, illegal moves 0, time losses 0); B 0";
+    assert!(out.contains(&format!("\n{faults}\n")), "{out}");
+    assert!(stats(&[pgn], "").ends_with(&format!("\n{faults}\n")));
+}
+
+#[test]
+fn an_engine_that_dies_in_the_handshake_fails_the_match_before_the_first_game() {
+    for proto in ["ucci", "uci", "xboard"] {
+        let mut args = fake_with("A", proto, "--mode handshake", "");
+        args.extend(fake_engine("B", &script(LINE)));
+        args.extend(words("-each st=1 -games 2"));
+        let o = Command::new(CHUHE).arg("match").args(&args).output().unwrap();
+        let (out, err) = (String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr));
+        assert_eq!(o.status.code(), Some(2), "{proto}: {out}{err}");
+        assert!(!out.contains("Started game"), "{proto}: {out}");
+        assert_eq!(err.lines().count(), 1, "{proto}: {err}");
+        assert!(err.starts_with("chuhe match: engine 'A' handshake"), "{proto}: {err}");
+    }
 }
 
 #[test]
@@ -125,9 +148,11 @@ fn a_silent_engine_stalls_and_a_slow_one_loses_on_time() {
     let out = fake_match("--mode hang", &script(LINE), "startpos\n", base);
     assert!(out.contains("Finished game 1 (A vs B): 0-1 {Red's connection stalls}"), "{out}");
     assert!(out.contains("Finished game 2 (B vs A): 1-0 {Black's connection stalls}"), "{out}");
+    assert!(out.contains("\nFaults: A 2 (disconnects 0, stalls 2, illegal moves 0, time losses 0); B 0\n"), "{out}");
     let out = fake_match(&format!("{} --mode slow --delay 500", script(LINE)), &script(LINE), "startpos\n", base);
     assert!(out.contains("Finished game 1 (A vs B): 0-1 {Red loses on time}"), "{out}");
     assert!(out.contains("Finished game 2 (B vs A): 1-0 {Black loses on time}"), "{out}");
+    assert!(out.contains("\nFaults: A 2 (disconnects 0, stalls 0, illegal moves 0, time losses 2); B 0\n"), "{out}");
     // The same delay inside the margin is fine (a margin no load delay can use up).
     let out = fake_match(
         &format!("{} --mode slow --delay 250 --at 8", script(SHUFFLE)),
@@ -298,6 +323,13 @@ fn stats(files: &[PathBuf], more: &str) -> String {
     String::from_utf8(o.stdout).unwrap()
 }
 
+/// A match's closing summary: its last `Score of`, `Elo`, `Ptnml`, `SPRT` and `Faults` lines.
+fn summary(out: &str) -> String {
+    let kinds = ["Score of", "Elo difference", "Ptnml", "SPRT", "Faults"];
+    let lines: Vec<&str> = kinds.iter().filter_map(|k| out.lines().rfind(|l| l.starts_with(k))).collect();
+    lines.join("\n") + "\n"
+}
+
 /// A PGN file's games, each without its `[Date]`, sorted.
 fn pgn_games(path: &PathBuf) -> Vec<String> {
     let text = std::fs::read_to_string(path).unwrap_or_default();
@@ -358,12 +390,10 @@ fn shards_together_play_the_whole_match_and_stats_merge_them() {
     let merged = stats(&shard_pgns, sprt);
     assert_eq!(merged, stats(&[whole_pgn], sprt));
     // The same lines the runner ended the whole match with.
-    let tail: Vec<&str> =
-        whole.lines().filter(|l| ["Score of", "Elo", "Ptnml", "SPRT"].iter().any(|w| l.starts_with(w))).collect();
-    let tail = tail[tail.len() - 4..].join("\n") + "\n";
-    assert_eq!(merged, tail);
+    assert_eq!(merged, summary(&whole));
     assert!(merged.starts_with("Score of A vs B: 0 - 3 - 3  [0.250] 6\n"), "{merged}");
     assert!(merged.contains("\nPtnml(0-2): [0, 3, 0, 0, 0], "), "{merged}");
+    assert!(merged.ends_with("\nFaults: A 3 (disconnects 0, stalls 0, illegal moves 3, time losses 0); B 0\n"));
 }
 
 #[test]
@@ -906,4 +936,210 @@ fn latency_is_charged_to_the_clock() {
     for (n, t) in a.iter().enumerate() {
         assert!(*t <= 30_000 - 3000 * n as u64, "move {n}: {t}\n{log}");
     }
+}
+
+/// The flags of a node-limited match of Chuhe against itself (UCI against UCCI, so the two
+/// differ) writing `pgn`, plus `more`: deterministic game by game, whichever game ends first.
+fn chuhe_match(pgn: &Path, more: &str) -> Vec<String> {
+    let mut args = words(&format!("-engine cmd={CHUHE} name=A proto=uci -engine cmd={CHUHE} name=B proto=ucci"));
+    args.extend(words(&format!(
+        "-each nodes=1000 timeout=30000 -games 2 -rounds 12 -openings order=random -srand 11 \
+         -draw movenumber=30 movecount=4 score=20 -resign movecount=4 score=600 \
+         -sprt elo0=0 elo1=10 alpha=0.05 beta=0.05 -ratinginterval 5 -pgnout {} {more}",
+        pgn.display()
+    )));
+    args
+}
+
+/// A PGN file's text with what depends on the clock taken out: `[Date]`, the move times in the
+/// comments (`{+0.35/7 0.05s}` -> `{+0.35/7}`) and so where the lines wrap.
+fn timeless(path: &Path) -> String {
+    let text = std::fs::read_to_string(path).unwrap();
+    let kept: Vec<&str> = text.lines().filter(|l| !l.starts_with("[Date ")).collect();
+    let tokens: Vec<&str> = kept
+        .iter()
+        .flat_map(|l| l.split_whitespace())
+        .map(|t| match t.strip_suffix("s}") {
+            Some(secs) if secs.parse::<f64>().is_ok() => "}",
+            _ => t,
+        })
+        .collect();
+    tokens.join(" ").replace(" }", "}")
+}
+
+/// The number of games a PGN file has begun.
+fn games_begun(path: &Path) -> usize {
+    std::fs::read_to_string(path).map_or(0, |t| t.matches("[Game \"Chinese Chess\"]").count())
+}
+
+#[test]
+#[cfg(unix)]
+fn a_killed_match_resumed_ends_as_one_never_stopped() {
+    let (whole_pgn, killed_pgn) = (temp("resume-whole.pgn", ""), temp("resume-killed.pgn", ""));
+    for p in [&whole_pgn, &killed_pgn] {
+        std::fs::remove_file(p).unwrap();
+    }
+    let whole = match_ok(&chuhe_match(&whole_pgn, "-concurrency 2"));
+    assert_eq!(games_begun(&whole_pgn), 24, "{whole}");
+    // SIGKILL once four games are in the file (maybe while the fifth is written): where it lands
+    // changes nothing below, and a run that ends first is resumed with nothing left to play.
+    let mut child = Command::new(CHUHE)
+        .arg("match")
+        .args(chuhe_match(&killed_pgn, "-concurrency 2"))
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let start = Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if games_begun(&killed_pgn) >= 4 {
+            child.kill().unwrap();
+            child.wait().unwrap();
+            break;
+        }
+        assert!(start.elapsed() < HANG, "the match to kill hangs");
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    let resumed = match_ok(&chuhe_match(&killed_pgn, "-concurrency 2 -resume"));
+    assert!(resumed.contains("Resuming: ") && resumed.contains(" of 24 games already in "), "{resumed}");
+    assert_eq!(timeless(&killed_pgn), timeless(&whole_pgn));
+    assert_eq!(summary(&resumed), summary(&whole));
+    assert!(summary(&whole).contains("\nFaults: A 0; B 0\n"), "{whole}");
+}
+
+/// `text` cut after its `k`-th game and half of the next one's text.
+fn cut_after(text: &str, k: usize) -> String {
+    let starts: Vec<usize> = text.match_indices("[Game \"Chinese Chess\"]").map(|(at, _)| at).collect();
+    let end = starts.get(k + 1).copied().unwrap_or(text.len());
+    let mut cut = starts[k] + (end - starts[k]) / 2;
+    while !text.is_char_boundary(cut) {
+        cut -= 1;
+    }
+    text[..cut].to_string()
+}
+
+#[test]
+fn a_resumed_match_cuts_off_a_partial_game_and_plays_only_the_missing_ones() {
+    for (name, more) in [("whole", ""), ("shard", "-shard 2/2")] {
+        let (full, part) = (temp(&format!("cut-{name}.pgn"), ""), temp(&format!("cut-{name}-part.pgn"), ""));
+        std::fs::remove_file(&full).unwrap();
+        let out = match_ok(&chuhe_match(&full, more));
+        let text = std::fs::read_to_string(&full).unwrap();
+        std::fs::write(&part, cut_after(&text, 5)).unwrap();
+        let resumed = match_ok(&chuhe_match(&part, &format!("{more} -resume")));
+        let planned = if more.is_empty() { 24 } else { 12 };
+        let said = format!(
+            "Resuming: 5 of {planned} games already in {} (a partial game at its end cut off)\n",
+            part.display()
+        );
+        assert!(resumed.starts_with(&said), "{resumed}");
+        // Games 1-5 of the slice are not played again; the rest are, and the output goes on as
+        // the whole run's did after them (less the CPU lines, which depend on the load).
+        let first = if more.is_empty() { 6 } else { 18 };
+        assert!(!resumed.contains(&format!("Started game {} of 24", first - 1)), "{resumed}");
+        assert!(resumed.contains(&format!("Started game {first} of 24")), "{resumed}");
+        let after = |o: &str| -> Vec<String> {
+            let from = format!("Finished game {first} ");
+            let kept = ["Finished game", "Score of", "Elo", "Ptnml", "SPRT", "Faults"];
+            let lines = o.lines().skip_while(|l| !l.starts_with(&from));
+            lines.filter(|l| kept.iter().any(|k| l.starts_with(k))).map(String::from).collect()
+        };
+        assert_eq!(after(&resumed), after(&out));
+        assert_eq!(timeless(&part), timeless(&full));
+        assert_eq!(summary(&resumed), summary(&out));
+        // Resumed again when finished: nothing to play, the same summary.
+        let again = match_ok(&chuhe_match(&part, &format!("{more} -resume")));
+        assert!(!again.contains("Started game"), "{again}");
+        assert_eq!(summary(&again), summary(&out));
+    }
+}
+
+#[test]
+fn resume_refuses_a_pgn_of_another_match_with_one_line() {
+    let pgn = temp("refuse.pgn", "");
+    std::fs::remove_file(&pgn).unwrap();
+    match_ok(&chuhe_match(&pgn, "-rounds 2"));
+    let text = std::fs::read_to_string(&pgn).unwrap();
+    let file = pgn.display().to_string();
+    let fails = |text: &str, more: &str, why: &str| {
+        let path = temp("refuse-case.pgn", text);
+        let before = std::fs::read(&path).unwrap();
+        let args = chuhe_match(&path, &format!("-rounds 2 -resume {more}"));
+        let o = Command::new(CHUHE).arg("match").args(&args).output().unwrap();
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{why}: {err}");
+        assert_eq!(err.lines().count(), 1, "{why}: {err}");
+        assert!(err.contains(why), "{why}: {err}");
+        assert!(o.stdout.is_empty(), "{why}");
+        // A refused file is left as it was.
+        assert_eq!(std::fs::read(&path).unwrap(), before, "{why}");
+    };
+    let case = temp("refuse-case.pgn", "").display().to_string();
+    let not_ours = format!("chuhe match: -resume: '{case}' is not this match's PGN: ");
+    fails(&text.replace("[Red \"A\"]", "[Red \"X\"]"), "", &format!("{not_ours}its game 1 (line 1) is X vs B"));
+    fails(&(text.clone() + &text), "", &format!("{not_ours}it holds more than the 4 games this match plays"));
+    fails(&text.replacen("[Round \"2\"]", "[Round \"9\"]", 1), "", "its game 3 (line ");
+    fails(&text, "-rounds 1", "it holds more than the 2 games this match plays");
+    fails(&text, "-openings order=random -srand 12", "starts from another opening than this match's game 1");
+    fails("a note\n", "", "its game 1 (line 1) is not whole");
+    fails(&text.replacen("\n\n[Game", "\n[Game", 1), "", &format!("{not_ours}its game 1 (line 1) is not whole"));
+    // Without -pgnout, or order=random without -srand: said before anything is read.
+    let mut args = chuhe_match(&pgn, "-resume");
+    let at = args.iter().position(|a| a == "-pgnout").unwrap();
+    args.drain(at..at + 2);
+    let (ok, out) = run_match(&args, HANG);
+    assert!(!ok && out.starts_with("chuhe match: -resume needs the -pgnout FILE"), "{out}");
+    let args: Vec<String> = chuhe_match(&pgn, "-resume").into_iter().filter(|a| a != "-srand" && a != "11").collect();
+    let (ok, out) = run_match(&args, HANG);
+    assert!(!ok && out.starts_with("chuhe match: -resume with order=random needs the -srand"), "{out}");
+    assert_eq!(std::fs::read_to_string(&pgn).unwrap(), text, "{file}");
+}
+
+#[test]
+fn soak_changes_hash_threads_and_games_between_games_by_the_seed() {
+    let openings = temp("soak-openings.txt", "startpos\n");
+    let changes = |seed: u32, tag: &str| -> (String, Vec<String>) {
+        let log = temp(&format!("soak-{tag}.log"), "");
+        let mut args = fake_with("A", "uci", &format!("{} --options Hash,Threads", script(SHUFFLE)), "");
+        args.extend(fake_with("B", "ucci", &script(SHUFFLE), ""));
+        args.extend(words(&format!(
+            "-each st=2 timemargin=200 -games 16 -soak -srand {seed} -openings file={} -debug file={}",
+            openings.display(),
+            log.display()
+        )));
+        let out = match_ok(&args);
+        let log = std::fs::read_to_string(&log).unwrap();
+        let sent: Vec<String> = ["A", "B"]
+            .iter()
+            .flat_map(|n| traffic(&log, n).into_iter().map(move |l| format!("{n} {l}")))
+            .filter(|l| {
+                ["setoption name Hash", "setoption name Threads", "ucinewgame", "setoption hashsize"]
+                    .iter()
+                    .chain(&["setoption threads", "setoption newgame"])
+                    .any(|w| l.contains(w))
+            })
+            .collect();
+        (out, sent)
+    };
+    let (out, sent) = changes(7, "a");
+    assert_eq!(out.lines().filter(|l| l.starts_with("Finished game")).count(), 16, "{out}");
+    assert_eq!(warnings(&out), 0, "{out}");
+    assert!(out.contains("\nFaults: A 0; B 0\n"), "{out}");
+    let sizes = ["1", "16", "64", "128"];
+    for (prefix, values) in [
+        ("A < setoption name Hash value ", &sizes[..]),
+        ("B < setoption hashsize ", &sizes[..]),
+        ("A < setoption name Threads value ", &["1", "2"][..]),
+        ("B < setoption threads ", &["1", "2"][..]),
+    ] {
+        let got: Vec<&str> = sent.iter().filter_map(|l| l.strip_prefix(prefix)).collect();
+        assert!(!got.is_empty() && got.iter().all(|v| values.contains(v)), "{prefix}: {sent:?}");
+    }
+    // More new games than games: the extra ones are the soak's.
+    for new_game in ["A < ucinewgame", "B < setoption newgame"] {
+        assert!(sent.iter().filter(|l| *l == new_game).count() > 16, "{new_game}: {sent:?}");
+    }
+    // The same seed sends the same changes; another seed others.
+    assert_eq!(changes(7, "b").1, sent);
+    assert_ne!(changes(8, "c").1, sent);
 }

@@ -1,11 +1,12 @@
 //! `chuhe match`: engine-vs-engine matches with cutechess-cli's flags (see README, "Match").
 
+use super::engine_draft::{number, EngineDraft};
 use crate::board::zobrist::match_order;
-use crate::matches::engine::{EngineConfig, Limit, Proto};
+use crate::matches::engine::EngineConfig;
 use crate::matches::game::{Adjudication, DrawRule, ResignRule};
 use crate::matches::openings::{load_openings, Opening};
-use crate::matches::ranks::Ranks;
-use crate::matches::scheduler::{run_match, DebugTo, MatchConfig};
+use crate::matches::plan::{DebugTo, MatchConfig};
+use crate::matches::scheduler::run_match;
 use crate::matches::stats::{Sprt, SprtModel};
 use std::io::IsTerminal;
 
@@ -19,10 +20,10 @@ usage:
               [-engine ...]... [-tournament round-robin] [-each KEY=VALUE...]
               [-games N] [-rounds N] [-concurrency N] [-debug [file=F]]
               [-openings file=F [order=sequential|random] [start=N]] [-repeat [N]] [-srand N]
-              [-pgnout FILE] [-sprt elo0=E elo1=E alpha=A beta=B [model=M]]
+              [-pgnout FILE [-resume]] [-sprt elo0=E elo1=E alpha=A beta=B [model=M]]
               [-ratinginterval N]
               [-resign movecount=N score=CP] [-draw movenumber=N movecount=N score=CP]
-              [-shard K/N] [-event NAME]
+              [-shard K/N] [-event NAME] [-soak]
 
 engines (-engine, twice; -each sets both):
   cmd=PROG            the engine's program (required)
@@ -53,8 +54,14 @@ match:
                       (default: the 60 built-in openings); order=sequential|random (default
                       sequential), start=N (default 1)
   -repeat [N]         games per opening, colours swapped (default 2)
-  -srand N            seed of order=random (default: the clock)
-  -pgnout FILE        append every game as Chinese-chess PGN
+  -srand N            seed of order=random and -soak (default: the clock)
+  -pgnout FILE        append every game as Chinese-chess PGN, in game order (a game that ends
+                      early waits for those before it); to a file with games: appended
+  -resume             continue a stopped (Ctrl-C, killed) match: the same command plus
+                      -resume. The games in -pgnout FILE count as played (a partial last game
+                      is cut off) and only the missing ones are played; a file of another
+                      match is refused. With order=random it needs the same -srand
+                      (see docs/big-matches.md)
   -event NAME         the PGN's [Event] (default 'Chuhe match')
   -shard K/N          play only the K-th of N slices of the games (see docs/big-matches.md)
   -ratinginterval N   print Elo and SPRT every N games (default 10) and at the end
@@ -69,11 +76,15 @@ match:
                       a draw (defaults 0, 8 and 10)
   -tournament round-robin   three or more engines: every pair plays; a cross table at the end
   -debug [file=F]     log every line sent to and received from each engine (stderr or F)
+  -soak               before each game, each engine gets one of (drawn from -srand): a hash
+                      size of 1, 16, 64 or 128 MB, 1 or 2 threads, an extra new game, or
+                      nothing; for long robustness runs (scripts/soak.sh, docs/hardening.md)
   -recover            accepted; a crashed engine is always restarted
 
 Illegal moves, crashes, stalls and time forfeits lose; every position is judged by the rules
-(mate, stalemate, perpetual check and chase, 60-move rule, material). Output follows
-cutechess-cli: 'Finished game ...', 'Score of A vs B: ...', 'Elo difference: ...'.
+(mate, stalemate, perpetual check and chase, 60-move rule, material); the closing 'Faults:'
+line counts them per engine. Output follows cutechess-cli: 'Finished game ...', 'Score of A
+vs B: ...', 'Elo difference: ...', in game order.
 
 examples:
   chuhe match -engine cmd=chuhe name=A -engine cmd=chuhe name=B -each proto=uci nodes=2000 \\
@@ -92,6 +103,13 @@ pub fn run(args: &[String]) -> Result<(), String> {
     }
     if let Some(note) = ponder_note(&cfg.engines, cfg.concurrency) {
         eprintln!("{note}");
+    }
+    if let Some(file) = cfg.pgnout.as_deref().filter(|_| !cfg.resume) {
+        if std::fs::metadata(file).is_ok_and(|m| m.len() > 0) {
+            eprintln!(
+                "Note: '{file}' already holds games; this match's are appended (-resume continues a stopped match)"
+            );
+        }
     }
     let stdout = std::io::stdout();
     cfg.live = stdout.is_terminal();
@@ -149,174 +167,6 @@ fn one_value<'a>(flag: &str, words: &'a [String]) -> Result<&'a str, String> {
     }
 }
 
-fn number<T: std::str::FromStr>(what: &str, v: &str) -> Result<T, String> {
-    v.parse().map_err(|_| format!("{what}: '{v}' is not a valid number"))
-}
-
-/// Seconds text (`12.5` or `m:ss`) to milliseconds.
-fn seconds_ms(what: &str, v: &str) -> Result<u64, String> {
-    let secs = match v.split_once(':') {
-        Some((m, s)) => number::<f64>(what, m)? * 60.0 + number::<f64>(what, s)?,
-        None => number::<f64>(what, v)?,
-    };
-    if !secs.is_finite() || !(0.0..=1e7).contains(&secs) {
-        return Err(format!("{what}: '{v}' is out of range"));
-    }
-    Ok((secs * 1000.0).round() as u64)
-}
-
-/// Parses `tc=[moves/]time[+inc]`, times in seconds (or `m:ss`).
-pub fn parse_tc(v: &str) -> Result<Limit, String> {
-    let (moves, rest) = match v.split_once('/') {
-        Some((m, r)) => (number::<u32>("tc moves", m)?, r),
-        None => (0, v),
-    };
-    let (base, inc) = match rest.split_once('+') {
-        Some((b, i)) => (seconds_ms("tc", b)?, seconds_ms("tc increment", i)?),
-        None => (seconds_ms("tc", rest)?, 0),
-    };
-    if base == 0 && inc == 0 {
-        return Err(format!("tc '{v}' gives no time"));
-    }
-    Ok(Limit::Clock { moves, base_ms: base, inc_ms: inc })
-}
-
-/// Engine settings before they are complete (`KEY=VALUE` words of `-engine`, also read by
-/// `perft-diff`).
-#[derive(Default, Clone)]
-pub(super) struct EngineDraft {
-    name: Option<String>,
-    cmd: Option<String>,
-    args: Vec<String>,
-    dir: Option<String>,
-    proto: Option<Proto>,
-    options: Vec<(String, String)>,
-    limit: Option<Limit>,
-    limit_keys: Vec<String>,
-    margin_ms: Option<u64>,
-    timeout_ms: Option<u64>,
-    latency_ms: Option<u64>,
-    ponder: Option<bool>,
-    ranks: Option<Ranks>,
-}
-
-impl EngineDraft {
-    /// Applies one `KEY=VALUE` setting.
-    pub(super) fn apply(&mut self, key: &str, v: &str) -> Result<(), String> {
-        match key {
-            "cmd" => self.cmd = Some(v.to_string()),
-            "name" => self.name = Some(v.to_string()),
-            "arg" => self.args.push(v.to_string()),
-            "dir" => self.dir = Some(v.to_string()),
-            "proto" => {
-                self.proto = Some(match v {
-                    "ucci" => Proto::Ucci,
-                    "uci" => Proto::Uci,
-                    "xboard" | "cecp" => Proto::Xboard,
-                    _ => return Err(format!("proto '{v}': expected ucci, uci or xboard")),
-                })
-            }
-            "tc" | "st" | "nodes" | "depth" => {
-                let limit = match key {
-                    "tc" => parse_tc(v)?,
-                    "st" => Limit::MoveTime(seconds_ms("st", v)?.max(1)),
-                    "nodes" => Limit::Nodes(number("nodes", v)?),
-                    _ => Limit::Depth(number("depth", v)?),
-                };
-                self.limit = Some(limit);
-                self.limit_keys.retain(|k| k != key);
-                self.limit_keys.push(key.to_string());
-            }
-            "timemargin" => self.margin_ms = Some(number("timemargin", v)?),
-            "timeout" => self.timeout_ms = Some(number("timeout", v)?),
-            "latency" => self.latency_ms = Some(number("latency", v)?),
-            "ponder" => {
-                self.ponder = Some(match v {
-                    "1" | "true" => true,
-                    "0" | "false" => false,
-                    _ => return Err(format!("ponder '{v}': expected 1 or 0 (or the bare word ponder)")),
-                })
-            }
-            "ranks" => {
-                self.ranks = Some(match v {
-                    "0" => Ranks::FromZero,
-                    "1" => Ranks::FromOne,
-                    _ => return Err(format!("ranks '{v}': expected 0 (ranks 0-9) or 1 (ranks 1-10)")),
-                })
-            }
-            _ => match key.strip_prefix("option.") {
-                Some(name) if !name.is_empty() => self.options.push((name.to_string(), v.to_string())),
-                _ => return Err(format!("unknown engine setting '{key}'")),
-            },
-        }
-        Ok(())
-    }
-
-    /// `self` with `each` filling what it leaves unset.
-    fn with_defaults(&self, each: &EngineDraft) -> EngineDraft {
-        let mut d = self.clone();
-        d.name = d.name.or_else(|| each.name.clone());
-        d.cmd = d.cmd.or_else(|| each.cmd.clone());
-        d.dir = d.dir.or_else(|| each.dir.clone());
-        d.proto = d.proto.or(each.proto);
-        if d.limit.is_none() {
-            d.limit = each.limit;
-            d.limit_keys = each.limit_keys.clone();
-        }
-        d.margin_ms = d.margin_ms.or(each.margin_ms);
-        d.timeout_ms = d.timeout_ms.or(each.timeout_ms);
-        d.latency_ms = d.latency_ms.or(each.latency_ms);
-        d.ponder = d.ponder.or(each.ponder);
-        d.ranks = d.ranks.or(each.ranks);
-        let mut args = each.args.clone();
-        args.extend(d.args);
-        d.args = args;
-        let mut options = each.options.clone();
-        options.extend(d.options);
-        d.options = options;
-        d
-    }
-
-    /// The engine's configuration; `index` numbers it in error messages.
-    pub(super) fn finish(self, index: usize) -> Result<EngineConfig, String> {
-        let cmd = self.cmd.ok_or_else(|| format!("engine {} needs cmd=", index + 1))?;
-        if self.limit_keys.len() > 1 {
-            return Err(format!("engine {}: give only one of tc=, st=, nodes=, depth=", index + 1));
-        }
-        let limit =
-            self.limit.ok_or_else(|| format!("engine {} needs a limit: tc=, st=, nodes= or depth=", index + 1))?;
-        let proto = self.proto.unwrap_or(Proto::Ucci);
-        if proto == Proto::Xboard && matches!(limit, Limit::Nodes(_)) {
-            return Err(format!("engine {}: proto=xboard has no node limit; use tc=, st= or depth=", index + 1));
-        }
-        let ponder = self.ponder.unwrap_or(false);
-        if ponder && proto == Proto::Xboard {
-            return Err(format!("engine {}: ponder is for proto=ucci or uci (not xboard)", index + 1));
-        }
-        if ponder && matches!(limit, Limit::Nodes(_) | Limit::Depth(_)) {
-            return Err(format!("engine {}: ponder needs a clock (tc= or st=), not nodes= or depth=", index + 1));
-        }
-        let name = self.name.unwrap_or_else(|| {
-            std::path::Path::new(&cmd).file_name().map_or(cmd.clone(), |n| n.to_string_lossy().into_owned())
-        });
-        Ok(EngineConfig {
-            name,
-            cmd,
-            args: self.args,
-            dir: self.dir,
-            proto,
-            options: self.options,
-            limit,
-            margin_ms: self.margin_ms.unwrap_or(0),
-            timeout_ms: self.timeout_ms.unwrap_or(60_000),
-            latency_ms: self.latency_ms.unwrap_or(0),
-            ponder,
-            ranks: self.ranks,
-            debug: None,
-        })
-    }
-}
-
 /// The flags read so far, before the engines and openings are complete.
 struct Flags {
     drafts: Vec<EngineDraft>,
@@ -337,6 +187,8 @@ struct Flags {
     shard: Option<(usize, usize)>,
     round_robin: bool,
     debug: Option<DebugTo>,
+    resume: bool,
+    soak: bool,
 }
 
 impl Default for Flags {
@@ -360,6 +212,8 @@ impl Default for Flags {
             shard: None,
             round_robin: false,
             debug: None,
+            resume: false,
+            soak: false,
         }
     }
 }
@@ -398,6 +252,9 @@ impl Flags {
             "pgnout" => self.pgnout = Some(one_value(flag, words)?.to_string()),
             "event" => self.event = words.join(" "),
             "recover" => {} // crashed engines are always restarted
+            "resume" | "soak" if !words.is_empty() => return Err(format!("-{flag} takes no value")),
+            "resume" => self.resume = true,
+            "soak" => self.soak = true,
             "tournament" => match one_value(flag, words)? {
                 "round-robin" => self.round_robin = true,
                 other => return Err(format!("-tournament '{other}': only round-robin is supported")),
@@ -432,16 +289,16 @@ impl Flags {
         Ok(())
     }
 
-    /// The opening list: the file's or the built-in set, in the order asked for.
-    fn load_openings(&self) -> Result<Vec<Opening>, String> {
+    /// The opening list: the file's or the built-in set, in the order asked for (`seed`'s).
+    fn load_openings(&self, seed: u64) -> Result<Vec<Opening>, String> {
         let mut openings = load_openings(self.opening_file.as_deref())?;
         if self.order_random {
             if self.shard.is_some() && self.srand.is_none() {
                 return Err("-shard with order=random needs -srand, so every shard draws the same order".into());
             }
-            let seed = self.srand.unwrap_or_else(|| {
-                std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(1, |d| d.as_nanos() as u64)
-            });
+            if self.resume && self.srand.is_none() {
+                return Err("-resume with order=random needs the -srand of the stopped match".into());
+            }
             match_order(&mut openings, seed);
         }
         let skip = (self.start.max(1) - 1) % openings.len();
@@ -474,14 +331,23 @@ impl Flags {
         if self.games == 0 || self.rounds == 0 || self.concurrency == 0 || self.repeat == 0 {
             return Err("-games, -rounds, -concurrency and -repeat must be at least 1".into());
         }
+        if self.resume && self.pgnout.is_none() {
+            return Err("-resume needs the -pgnout FILE of the stopped match".into());
+        }
+        let seed = self.srand.unwrap_or_else(|| {
+            std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(1, |d| d.as_nanos() as u64)
+        });
         Ok(MatchConfig {
-            openings: self.load_openings()?,
+            openings: self.load_openings(seed)?,
             engines,
             games: self.games,
             rounds: self.rounds,
             concurrency: self.concurrency,
             repeat: self.repeat,
             pgnout: self.pgnout,
+            resume: self.resume,
+            soak: self.soak,
+            seed,
             sprt: self.sprt,
             adjudication: self.adjudication,
             rating_interval: self.interval,
@@ -567,7 +433,10 @@ pub fn parse(args: &[String]) -> Result<MatchConfig, String> {
 
 #[cfg(test)]
 mod tests {
+    use super::super::engine_draft::parse_tc;
     use super::*;
+    use crate::matches::engine::{Limit, Proto};
+    use crate::matches::ranks::Ranks;
 
     fn words(s: &str) -> Vec<String> {
         s.split_whitespace().map(String::from).collect()
@@ -597,6 +466,9 @@ mod tests {
         assert_eq!(cfg.adjudication.resign, Some(ResignRule { movecount: 5, score: 800 }));
         assert_eq!(cfg.adjudication.draw, Some(DrawRule { movenumber: 40, movecount: 8, score: 10 }));
         assert!(cfg.openings.len() >= 50);
+        assert!(!cfg.resume && !cfg.soak);
+        let more = parse(&words("-engine cmd=a st=1 -engine cmd=b st=1 -pgnout g.pgn -resume -soak -srand 9")).unwrap();
+        assert!(more.resume && more.soak && more.seed == 9);
     }
 
     #[test]
@@ -644,6 +516,10 @@ mod tests {
             "-engine cmd=a tc=1 -engine cmd=b tc=1 -shard 1",
             "-engine cmd=a tc=1 -engine cmd=b tc=1 -shard 1/2 -openings order=random",
             "stray -engine cmd=a tc=1",
+            "-engine cmd=a tc=1 -engine cmd=b tc=1 -resume",
+            "-engine cmd=a tc=1 -engine cmd=b tc=1 -pgnout x.pgn -resume yes",
+            "-engine cmd=a tc=1 -engine cmd=b tc=1 -pgnout x.pgn -resume -openings order=random",
+            "-engine cmd=a tc=1 -engine cmd=b tc=1 -soak 1",
         ] {
             assert!(parse(&words(bad)).is_err(), "{bad}");
         }

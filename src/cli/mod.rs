@@ -18,6 +18,7 @@ pub(crate) mod bench_cmd;
 mod book_cmd;
 mod datagen_cmd;
 mod diagram_cmd;
+mod engine_draft;
 mod judge_cmd;
 mod match_cmd;
 mod out;

@@ -2,7 +2,7 @@
 //! finds where another engine's move generation differs from ours by comparing `go perft`
 //! splits and descending into a move whose count differs, until the move lists differ.
 
-use super::match_cmd::EngineDraft;
+use super::engine_draft::EngineDraft;
 use super::perft_cmd::counter_flags;
 use super::Args;
 use crate::board::{Move, Position};

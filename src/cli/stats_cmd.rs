@@ -2,9 +2,12 @@
 //! match runner's summary over PGN files (the shards of one match, or another xiangqi tool's
 //! games), and with `-clock` how each engine used its clock.
 
-use super::match_cmd::{parse_sprt, parse_tc};
+use super::engine_draft::parse_tc;
+use super::match_cmd::parse_sprt;
 use crate::matches::clock::ClockUse;
 use crate::matches::engine::Limit;
+use crate::matches::faults::{at_fault, faults_line, Faults};
+use crate::matches::game::Termination;
 use crate::matches::pgn::{read_games, PgnGame};
 use crate::matches::scheduler::{rating_lines, score_line};
 use crate::matches::stats::{first_score, Pairs, Sprt, Tally};
@@ -36,7 +39,9 @@ from other tools ([Red] or [White], [Black], [Result]; '*' games are skipped and
 The files must hold the games of two engines. A pair is the two finished games of one
 [Round] in one file with the colours swapped (chuhe match -games 2, cutechess-cli alike):
 with pairs, a 'Ptnml(0-2)' line counts them by the first engine's points, and the SPRT
-counts pairs; games outside a pair are counted on their own line.
+counts pairs; games outside a pair are counted on their own line. With [Termination] tags,
+a 'Faults:' line counts each engine's games lost by a crash ('abandoned'), a stall, an
+illegal move or on time, as chuhe match ends with.
 
 examples:
   chuhe stats samples/games.pgn                             # in the source directory
@@ -79,6 +84,9 @@ pub fn run(args: &[String]) -> Result<(), String> {
     let b = b.ok_or_else(|| format!("no games of '{a}' against another engine"))?;
     let mut tally = Tally::default();
     let mut unfinished = 0;
+    // Each engine's games lost by a fault, from the [Termination] tags, if the files have them.
+    let mut faults = [Faults::default(); 2];
+    let mut terminations = false;
     // (file, [Round]) → the first engine's scores with the colours it had.
     let mut rounds: HashMap<(usize, &str), Vec<(f64, bool)>> = HashMap::new();
     for (file, g) in &games {
@@ -95,6 +103,13 @@ pub fn run(args: &[String]) -> Result<(), String> {
         match g.result {
             Some(r) => {
                 tally.record(r, first_red);
+                if let Some(t) = g.tag("Termination").and_then(Termination::from_pgn) {
+                    terminations = true;
+                    if let Some(side) = at_fault(r, t) {
+                        // Red is side 0: the first engine's when it had Red.
+                        faults[usize::from((side == 0) != first_red)].add(t);
+                    }
+                }
                 if let Some(round) = g.tag("Round").filter(|r| !matches!(*r, "" | "?" | "-")) {
                     rounds.entry((*file, round)).or_default().push((first_score(r, first_red), first_red));
                 }
@@ -121,6 +136,9 @@ pub fn run(args: &[String]) -> Result<(), String> {
     let pairs = Some(&pairs).filter(|p| p.pairs() > 0);
     for line in rating_lines(&tally, pairs, sprt.as_ref()) {
         outln!("{line}");
+    }
+    if terminations {
+        outln!("{}", faults_line(&[&a, &b], &faults));
     }
     if clock {
         outln!("clock use (from the move comments' times):");

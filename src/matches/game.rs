@@ -6,7 +6,7 @@
 //! `go` carries `draw`, and if its `bestmove` also carries `draw` the draw is agreed (that move
 //! is not played). An offer lapses after one reply. `bestmove m resign` resigns (`m` not played).
 
-use super::engine::{Ask, EngineConfig, EngineProcess, Eval, Failure, Limit, Reply, SideClock, STOP_GRACE};
+use super::engine::{Ask, Change, EngineConfig, EngineProcess, Eval, Failure, Limit, Reply, SideClock, STOP_GRACE};
 use super::openings::Opening;
 use crate::board::{Color, Move, Position};
 use crate::rules::{Game, GameResult};
@@ -78,6 +78,21 @@ impl Termination {
             Termination::Unterminated => "unterminated",
         }
     }
+
+    /// The termination a PGN `Termination` value names (`normal` reads as [`Termination::Rules`]).
+    pub fn from_pgn(text: &str) -> Option<Termination> {
+        [
+            Termination::Rules,
+            Termination::Adjudication,
+            Termination::TimeForfeit,
+            Termination::IllegalMove,
+            Termination::Disconnect,
+            Termination::Stall,
+            Termination::Unterminated,
+        ]
+        .into_iter()
+        .find(|t| t.pgn().eq_ignore_ascii_case(text.trim()))
+    }
 }
 
 /// What an engine said about one of its moves, for the PGN comment.
@@ -120,15 +135,17 @@ pub struct Seat {
     pub cfg: EngineConfig,
     /// The running process, if any.
     pub process: Option<EngineProcess>,
+    /// `-soak`: the change the engine gets before its next game.
+    pub change: Option<Change>,
 }
 
 impl Seat {
     /// A seat with no process yet.
     pub fn new(cfg: EngineConfig) -> Seat {
-        Seat { cfg, process: None }
+        Seat { cfg, process: None, change: None }
     }
 
-    /// Starts the engine if it is not running and begins a new game.
+    /// Starts the engine if it is not running, makes the `-soak` change and begins a new game.
     fn prepare(&mut self) -> Result<(), Failure> {
         if self.process.is_none() {
             match EngineProcess::start(&self.cfg) {
@@ -139,7 +156,11 @@ impl Seat {
                 }
             }
         }
-        let result = self.process.as_mut().map_or(Err(Failure::Disconnected), |p| p.new_game());
+        let change = self.change.take();
+        let result = self.process.as_mut().map_or(Err(Failure::Disconnected), |p| {
+            change.map_or(Ok(()), |c| p.change(c))?;
+            p.new_game()
+        });
         if result.is_err() {
             self.process = None;
         }

@@ -5,10 +5,13 @@
 pub mod clock;
 pub mod cpu;
 pub mod engine;
+pub mod faults;
 pub mod game;
 pub mod openings;
 pub mod pgn;
+pub mod plan;
 pub mod ranks;
+pub mod resume;
 pub mod scheduler;
 pub mod stats;
 pub mod table;

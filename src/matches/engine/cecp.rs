@@ -25,6 +25,10 @@ pub(super) struct Cecp {
     usermove: bool,
     /// `draw=0` asks not to be sent `draw`.
     no_draw: bool,
+    /// `memory=1`: it takes `memory N` (its hash size).
+    memory: bool,
+    /// `smp=1`: it takes `cores N`.
+    smp: bool,
     /// `variants=...`, if announced.
     variants: Option<String>,
     /// The engine has this game's start position.
@@ -44,6 +48,8 @@ impl Cecp {
             ping: false,
             usermove: false,
             no_draw: false,
+            memory: false,
+            smp: false,
             variants: None,
             set_up: false,
             synced: 0,
@@ -72,6 +78,8 @@ impl Cecp {
                     "ping" => self.ping = on,
                     "usermove" => self.usermove = on,
                     "draw" => self.no_draw = value == "0",
+                    "memory" => self.memory = on,
+                    "smp" => self.smp = on,
                     "variants" => self.variants = Some(value.clone()),
                     "option" => options.push(option_name(&value).to_string()),
                     "done" if on => done = true,
@@ -121,6 +129,14 @@ impl Dialect for Cecp {
 
     fn option_line(&self, name: &str, value: &str) -> String {
         format!("option {name}={value}")
+    }
+
+    fn hash_line(&self, mb: u32) -> Option<String> {
+        self.memory.then(|| format!("memory {mb}"))
+    }
+
+    fn threads_line(&self, n: u32) -> Option<String> {
+        self.smp.then(|| format!("cores {n}"))
     }
 
     /// `ping N` → `pong N`, when the engine has `ping`; else nothing to wait for.
@@ -316,6 +332,14 @@ mod tests {
         assert_eq!(option_name("Clear Hash -button"), "Clear Hash");
         assert!(feature_words("feature").is_empty());
         assert!(refused("san", "1") && !refused("san", "0") && !refused("ping", "1"));
+    }
+
+    #[test]
+    fn soak_lines_only_for_announced_features() {
+        let mut e = Cecp::new(Limit::Depth(3), 0);
+        assert_eq!((e.hash_line(64), e.threads_line(2)), (None, None));
+        (e.memory, e.smp) = (true, true);
+        assert_eq!((e.hash_line(64), e.threads_line(2)), (Some("memory 64".into()), Some("cores 2".into())));
     }
 
     #[test]

@@ -18,6 +18,39 @@ pub enum Proto {
     Xboard,
 }
 
+/// A change `-soak` makes to an engine between games, to shake out faults that only show
+/// after a resize or a restart of its state.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Change {
+    /// Resize its hash table to this many MB (UCCI `hashsize`, UCI `Hash`, CECP `memory`).
+    Hash(u32),
+    /// Search with this many threads (UCCI `threads`, UCI `Threads`, CECP `cores`).
+    Threads(u32),
+    /// An extra new-game command (UCCI `setoption newgame`, UCI `ucinewgame`, CECP `new`).
+    NewGame,
+    /// Nothing.
+    Nothing,
+}
+
+impl Change {
+    /// The sizes a hash change picks from, in MB.
+    pub const HASH_MB: [u32; 4] = [1, 16, 64, 128];
+
+    /// The change before game `game` (0-based) for engine `engine` under seed `seed`: the
+    /// same for the same three, whichever worker plays the game or when.
+    pub fn pick(seed: u64, game: usize, engine: usize) -> Change {
+        let key = seed ^ (game as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ (engine as u64).rotate_left(48);
+        let (_, r) = crate::board::zobrist::splitmix(key);
+        match r % 8 {
+            k @ 0..=3 => Change::Hash(Change::HASH_MB[k as usize]),
+            4 => Change::NewGame,
+            5 => Change::Threads(1),
+            6 => Change::Threads(2),
+            _ => Change::Nothing,
+        }
+    }
+}
+
 /// How an engine's thinking is limited.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Limit {
@@ -124,5 +157,20 @@ mod tests {
         assert_eq!(seconds(50), "0.05");
         assert_eq!(seconds(1_234), "1.234");
         assert_eq!(seconds(0), "0");
+    }
+
+    #[test]
+    fn soak_changes_depend_on_seed_game_and_engine_only() {
+        let picks = |seed| (0..64).map(|g| Change::pick(seed, g, g % 2)).collect::<Vec<_>>();
+        assert_eq!(picks(7), picks(7));
+        assert_ne!(picks(7), picks(8));
+        assert_ne!(Change::pick(7, 3, 0), Change::pick(7, 3, 1));
+        // Every kind comes up, and only the sizes and thread counts offered.
+        let all = picks(7);
+        for want in [Change::NewGame, Change::Nothing, Change::Threads(1), Change::Threads(2)] {
+            assert!(all.contains(&want), "{want:?}");
+        }
+        assert!(all.iter().any(|c| matches!(c, Change::Hash(_))));
+        assert!(all.iter().all(|c| !matches!(c, Change::Hash(mb) if !Change::HASH_MB.contains(mb))));
     }
 }

@@ -31,6 +31,12 @@ pub(super) trait Dialect: Send {
         Ok(None)
     }
 
+    /// The line that resizes the hash table to `mb` MB, if the engine can be told.
+    fn hash_line(&self, mb: u32) -> Option<String>;
+
+    /// The line that sets the search threads to `n`, if the engine can be told.
+    fn threads_line(&self, n: u32) -> Option<String>;
+
     /// Tells the engine a new game starts (the caller then syncs).
     fn new_game(&mut self, pipe: &mut Pipe) -> Result<(), Failure>;
 

@@ -16,7 +16,7 @@ mod turn;
 mod ucci;
 mod uci;
 
-pub use config::{seconds, DebugLog, EngineConfig, Limit, Proto};
+pub use config::{seconds, Change, DebugLog, EngineConfig, Limit, Proto};
 pub use line::parse_info;
 pub use turn::{describe, Ask, Eval, Failure, Reply, SideClock};
 
@@ -160,6 +160,25 @@ impl EngineProcess {
     pub fn new_game(&mut self) -> Result<(), Failure> {
         self.end_ponder(STOP_GRACE)?;
         self.dialect.new_game(&mut self.pipe)?;
+        self.sync().map(|_| ())
+    }
+
+    /// Makes a `-soak` change and waits until the engine has taken it. A dialect without
+    /// the setting (a CECP engine without `memory=1` or `smp=1`) is sent nothing.
+    pub fn change(&mut self, change: Change) -> Result<(), Failure> {
+        self.end_ponder(STOP_GRACE)?;
+        let line = match change {
+            Change::Hash(mb) => self.dialect.hash_line(mb),
+            Change::Threads(n) => self.dialect.threads_line(n),
+            Change::NewGame => {
+                self.dialect.new_game(&mut self.pipe)?;
+                None
+            }
+            Change::Nothing => return Ok(()),
+        };
+        if let Some(line) = line {
+            self.pipe.send(&line)?;
+        }
         self.sync().map(|_| ())
     }
 

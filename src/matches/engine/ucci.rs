@@ -29,6 +29,14 @@ impl Dialect for Ucci {
         line::sync()
     }
 
+    fn hash_line(&self, mb: u32) -> Option<String> {
+        Some(self.option_line("hashsize", &mb.to_string()))
+    }
+
+    fn threads_line(&self, n: u32) -> Option<String> {
+        Some(self.option_line("threads", &n.to_string()))
+    }
+
     fn new_game(&mut self, pipe: &mut Pipe) -> Result<(), Failure> {
         pipe.send("setoption newgame")
     }

@@ -45,6 +45,14 @@ impl Dialect for Uci {
         probe_ranks(pipe).map(Some)
     }
 
+    fn hash_line(&self, mb: u32) -> Option<String> {
+        Some(self.option_line("Hash", &mb.to_string()))
+    }
+
+    fn threads_line(&self, n: u32) -> Option<String> {
+        Some(self.option_line("Threads", &n.to_string()))
+    }
+
     fn new_game(&mut self, pipe: &mut Pipe) -> Result<(), Failure> {
         pipe.send("ucinewgame")
     }
