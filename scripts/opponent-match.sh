@@ -17,36 +17,15 @@ games=${2:-100}
 tc=${3:-5+0.05}
 opponents=${4:-eleeye fairy-stockfish}
 cd "$(dirname "$0")/.."
-repo=$PWD
-conc=${CONCURRENCY:-2}
-oppdir=$(realpath "${OPPONENTS_DIR:-$repo/../shared/opponents}")
-openings=$(realpath "${OPENINGS:-$repo/../shared/openings/balanced.txt}")
-if [ -z "${CHUHE:-}" ]; then
-    [ -x target/release/chuhe ] || cargo build --release --quiet --bin chuhe
-    CHUHE=$repo/target/release/chuhe
-fi
-chuhe=$(realpath "$CHUHE")
-build=$(git -C "$repo" rev-parse --short HEAD)$(git -C "$repo" diff --quiet HEAD -- src Cargo.toml || echo -dirty)
+. scripts/opponents-setup.sh
 out=${OUT:-$HOME/chuhe-runs/opp-$seed-$tc-$build}
 mkdir -p "$out"
 rounds=$(((games + 1) / 2))
 
-cpu=$(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //')
 cores=$(nproc)
-load=$(cut -d' ' -f1 /proc/loadavg)
-if [ "$(cat /proc/sys/kernel/sched_autogroup_enabled 2>/dev/null)" = 1 ]; then
-    echo "note: the kernel groups processes by session: a niced job started elsewhere still takes CPU from the match (see 'CPU while thinking' at its end)" >&2
-fi
-if awk -v l="$load" 'BEGIN { exit !(l > 0.5) }'; then
-    echo "warning: load average $load before the match; results measured on a busy machine do not reproduce" >&2
-fi
-
-# Speeds, measured just before the matches: Chuhe's and Fairy-Stockfish's own bench, and
-# ElephantEye (which has none) over fixed-depth searches of three middlegames, book off.
-chuhe_nps=$("$chuhe" bench | awk '$1 == "nodes" { nps = $6 } END { print nps }')
-fsf_nps() {
-    printf 'ucci\nbench\nquit\n' | "$oppdir/fairy-stockfish" 2>&1 | awk -F': *' '/Nodes\/second/ { print $2 }'
-}
+# Speeds, measured just before the matches: Chuhe's and Fairy-Stockfish's own bench (in
+# opponents-setup.sh), and ElephantEye (which has none) over fixed-depth searches of three
+# middlegames, book off.
 eleeye_nps() {
     local fens=(
         "r1bakabr1/9/1cn3nc1/p1p1p1p1p/9/9/P1P1P1P1P/1CN3NC1/9/R1BAKABR1 w - - 0 1"
@@ -77,7 +56,7 @@ rows=()
 for opp in $opponents; do
     case $opp in
         eleeye) opp_nps=$(eleeye_nps); opp_label="ElephantEye 3.31 + book"; speed="$opp_nps nps (depth 10, 3 positions)" ;;
-        fairy-stockfish) opp_nps=$(fsf_nps); opp_label="Fairy-Stockfish (c19b5f6c)"; speed="$opp_nps nps (bench)" ;;
+        fairy-stockfish) opp_nps=$fsf_nps; opp_label="Fairy-Stockfish (c19b5f6c)"; speed="$opp_nps nps (bench)" ;;
         *) echo "unknown opponent '$opp' (eleeye, fairy-stockfish)" >&2; exit 2 ;;
     esac
     echo "$opp: $speed" | tee -a "$out/machine.txt"

@@ -19,16 +19,7 @@ games=${2:-100}
 base=${3:-2+0.02}
 odds=${4:-10 20 30}
 cd "$(dirname "$0")/.."
-repo=$PWD
-conc=${CONCURRENCY:-2}
-oppdir=$(realpath "${OPPONENTS_DIR:-$repo/../shared/opponents}")
-openings=$(realpath "${OPENINGS:-$repo/../shared/openings/balanced.txt}")
-if [ -z "${CHUHE:-}" ]; then
-    [ -x target/release/chuhe ] || cargo build --release --quiet --bin chuhe
-    CHUHE=$repo/target/release/chuhe
-fi
-chuhe=$(realpath "$CHUHE")
-build=$(git -C "$repo" rev-parse --short HEAD)$(git -C "$repo" diff --quiet HEAD -- src Cargo.toml || echo -dirty)
+. scripts/opponents-setup.sh
 out=${OUT:-$HOME/chuhe-runs/odds-$seed-$build}
 mkdir -p "$out"
 rounds=$(((games + 1) / 2))
@@ -38,13 +29,6 @@ scaled() {
     awk -v tc="$1" -v n="$2" 'BEGIN { split(tc, p, "+"); printf "%g+%g", p[1] * n, p[2] * n }'
 }
 
-cpu=$(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //')
-load=$(cut -d' ' -f1 /proc/loadavg)
-if awk -v l="$load" 'BEGIN { exit !(l > 0.5) }'; then
-    echo "warning: load average $load before the match; results measured on a busy machine do not reproduce" >&2
-fi
-chuhe_nps=$("$chuhe" bench | awk '$1 == "nodes" { nps = $6 } END { print nps }')
-fsf_nps=$(printf 'ucci\nbench\nquit\n' | "$oppdir/fairy-stockfish" 2>&1 | awk -F': *' '/Nodes\/second/ { print $2 }')
 echo "machine: $cpu, $(nproc) cores, load $load before; Chuhe $build bench $chuhe_nps nps; Fairy-Stockfish bench $fsf_nps nps" |
     tee "$out/machine.txt"
 
