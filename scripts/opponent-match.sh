@@ -66,19 +66,13 @@ for opp in $opponents; do
         -engine cmd="$oppdir/$opp" name="$opp" proto=ucci
         -each tc="$tc" timemargin=300 -games 2 -rounds "$rounds" -concurrency "$conc" -repeat
         -openings file="$openings" order=random -srand "$seed" -pgnout "$pgn")
-    echo "${cmd[*]}" >"$out/$opp.cmd"
-    "${cmd[@]}" >"$out/$opp.log" 2>&1
-    score=$(grep '^Score of chuhe vs' "$out/$opp.log" | tail -1)
-    elo=$(grep '^Elo difference' "$out/$opp.log" | tail -1)
-    read -r w l d n <<<"$(echo "$score" | awk '{ print $6, $8, $10, $12 }')"
-    pct=$(awk -v w="$w" -v d="$d" -v n="$n" 'BEGIN { printf "%.1f%%", 100 * (w + d / 2) / n }')
-    e=$(echo "$elo" | awk '{ printf "%+.1f ± %s", $3, $5 }' | tr -d ',')
+    play_and_score "$opp" >/dev/null
     forfeits=$(grep -c 'loses on time' "$pgn" || true)
     nomove=$(grep -c 'makes no move' "$pgn" || true)
     share=$(grep '^CPU while thinking' "$out/$opp.log" | sed 's/^CPU while thinking: //')
     grep '^Warning: .* of a core' "$out/$opp.log" >&2 || true
     rows+=("| $build | $opp_label | $tc | $w-$l-$d | $pct | $e | $seed | $cpu | $chuhe_nps / $opp_nps | ${share:-not measured} |")
-    echo "$opp: $score; $elo; time forfeits $forfeits, games lost by 'makes no move' (nobestmove) $nomove" | tee -a "$out/machine.txt"
+    echo "$opp: $w-$l-$d ($pct, $e); time forfeits $forfeits, games lost by 'makes no move' (nobestmove) $nomove" | tee -a "$out/machine.txt"
 done
 
 {

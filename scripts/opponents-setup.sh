@@ -23,3 +23,17 @@ if awk -v l="$load" 'BEGIN { exit !(l > 0.5) }'; then
 fi
 chuhe_nps=$("$chuhe" bench | awk '$1 == "nodes" { nps = $6 } END { print nps }')
 fsf_nps=$(printf 'ucci\nbench\nquit\n' | "$oppdir/fairy-stockfish" 2>&1 | awk -F': *' '/Nodes\/second/ { print $2 }')
+
+# Runs the match in the array `cmd` as "$out/$1" (.cmd, .log) and reads its last summary:
+# sets w l d n (Chuhe's wins, losses, draws, games), pct (its score) and e (Elo ± error).
+play_and_score() {
+    echo "${cmd[*]}" >"$out/$1.cmd"
+    "${cmd[@]}" >"$out/$1.log" 2>&1
+    local score elo
+    score=$(grep '^Score of chuhe vs' "$out/$1.log" | tail -1)
+    elo=$(grep '^Elo difference' "$out/$1.log" | tail -1)
+    read -r w l d n <<<"$(echo "$score" | awk '{ print $6, $8, $10, $12 }')"
+    pct=$(awk -v w="$w" -v d="$d" -v n="$n" 'BEGIN { printf "%.1f%%", 100 * (w + d / 2) / n }')
+    e=$(echo "$elo" | awk '{ printf "%+.1f ± %s", $3, $5 }' | tr -d ',')
+    echo "$1: $score; $elo"
+}

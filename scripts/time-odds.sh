@@ -33,28 +33,22 @@ echo "machine: $cpu, $(nproc) cores, load $load before; Chuhe $build bench $chuh
     tee "$out/machine.txt"
 
 rows=()
-for n in $odds; do
-    tc=$(scaled "$base" "$n")
-    pgn=$out/odds-$n.pgn
+for x in $odds; do
+    tc=$(scaled "$base" "$x")
+    pgn=$out/odds-$x.pgn
     rm -f "$pgn"
     cmd=("$chuhe" match -engine cmd="$chuhe" name=chuhe proto=ucci tc="$base" option.hashsize=64
         -engine cmd="$oppdir/fairy-stockfish" name=fairy-stockfish proto=ucci tc="$tc" option.hashsize=64
         -each timemargin=300 -games 2 -rounds "$rounds" -concurrency "$conc" -repeat
         -openings file="$openings" order=random -srand "$seed" -pgnout "$pgn")
-    echo "${cmd[*]}" >"$out/odds-$n.cmd"
-    "${cmd[@]}" >"$out/odds-$n.log" 2>&1
-    score=$(grep '^Score of chuhe vs' "$out/odds-$n.log" | tail -1)
-    elo=$(grep '^Elo difference' "$out/odds-$n.log" | tail -1)
-    read -r w l d total <<<"$(echo "$score" | awk '{ print $6, $8, $10, $12 }')"
-    pct=$(awk -v w="$w" -v d="$d" -v n="$total" 'BEGIN { printf "%.1f%%", 100 * (w + d / 2) / n }')
-    e=$(echo "$elo" | awk '{ printf "%+.1f ± %s", $3, $5 }' | tr -d ',')
+    play_and_score "odds-$x" >/dev/null
     # A forfeit's comment names the loser's colour; the PGN's Red/Black tags say who that was.
     forfeits=$(awk '
         /^\[Red "/ { red = $2 } /^\[Black "/ { black = $2 }
         /loses on time/ { who = ($0 ~ /Red loses on time/) ? red : black; gsub(/"|\]/, "", who); n[who]++ }
         END { printf "%d / %d", n["chuhe"], n["fairy-stockfish"] }' "$pgn")
-    rows+=("| ${n}x | $base | $tc | $w-$l-$d | $pct | $e | $forfeits | $seed | $cpu | $chuhe_nps / $fsf_nps | $build |")
-    echo "${n}x: $score; $elo; time forfeits Chuhe / Fairy-Stockfish $forfeits" | tee -a "$out/machine.txt"
+    rows+=("| ${x}x | $base | $tc | $w-$l-$d | $pct | $e | $forfeits | $seed | $cpu | $chuhe_nps / $fsf_nps | $build |")
+    echo "${x}x: $w-$l-$d ($pct, $e); time forfeits Chuhe / Fairy-Stockfish $forfeits" | tee -a "$out/machine.txt"
 done
 
 {
