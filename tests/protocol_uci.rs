@@ -40,7 +40,7 @@ fn handshake_and_options() {
     assert!(lines.contains(&"option name UCI_ShowWDL type check default false".to_string()));
     for ok in [
         "setoption name Hash value 32",
-        "setoption name threads value 2",
+        "setoption name threads value 1",
         "setoption name Clear Hash",
         "setoption name Ponder value true",
         "setoption name MultiPV value 2",
