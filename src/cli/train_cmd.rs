@@ -143,19 +143,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
     // A run stopped before its end left `NET.ckpt`: go on after its last whole epoch.
     let ckpt = checkpoint::path_of(&out);
     let fingerprint = run_fingerprint(&cfg, arch, &files, limit, &data, start.as_ref());
-    let resume = match std::fs::read(&ckpt) {
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
-        Err(e) => return Err(format!("cannot read '{ckpt}': {e}")),
-        Ok(bytes) => match Checkpoint::decode(&bytes, arch, fingerprint).map_err(|e| format!("'{ckpt}': {e}"))? {
-            Some(c) => Some(c),
-            None => {
-                return Err(format!(
-                    "'{ckpt}' holds an unfinished run with other flags, data or threads: run it with the same \
-                     ones to finish it, or delete it to start afresh"
-                ))
-            }
-        },
-    };
+    let resume = load_checkpoint(&ckpt, arch, fingerprint)?;
     if let Some(c) = &resume {
         outln!("resuming from '{ckpt}' after epoch {} of {}", c.epochs, cfg.epochs);
     }
@@ -200,6 +188,23 @@ pub fn run(args: &[String]) -> Result<(), String> {
     std::fs::write(&out, quantised.to_bytes()).map_err(|e| format!("cannot write '{out}': {e}"))?;
     outln!("wrote {out}: checksum {:016x} ({:.0}s)", quantised.checksum(), clock.elapsed().as_secs_f64());
     std::fs::remove_file(&ckpt).map_err(|e| format!("cannot remove '{ckpt}': {e}"))
+}
+
+/// The checkpoint a stopped run left at `ckpt`, if any; an error when it is damaged or
+/// belongs to another run.
+fn load_checkpoint(ckpt: &str, arch: Arch, fingerprint: u64) -> Result<Option<Checkpoint>, String> {
+    let bytes = match std::fs::read(ckpt) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(format!("cannot read '{ckpt}': {e}")),
+        Ok(bytes) => bytes,
+    };
+    match Checkpoint::decode(&bytes, arch, fingerprint).map_err(|e| format!("'{ckpt}': {e}"))? {
+        Some(c) => Ok(Some(c)),
+        None => Err(format!(
+            "'{ckpt}' holds an unfinished run with other flags, data or threads: run it with the same \
+             ones to finish it, or delete it to start afresh"
+        )),
+    }
 }
 
 /// A digest of what decides the trained weights: the flags (threads and seed among them),
