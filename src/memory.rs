@@ -17,11 +17,17 @@ pub fn free_memory_mb() -> Option<usize> {
     Some(free)
 }
 
+/// The most a table may take of `free` MB: three quarters (the rest is left to the process
+/// and the system), at least 1.
+pub fn usable_of(free: usize) -> usize {
+    (free / 4 * 3).max(1)
+}
+
 /// Refuses a total of `mb` megabytes (what `what` asks for) when it is more than three
 /// quarters of the free memory; the error says both figures.
 pub fn check_fits(mb: u64, what: &str) -> Result<(), String> {
     match free_memory_mb() {
-        Some(free) if mb > free as u64 / 4 * 3 => Err(format!(
+        Some(free) if mb > usable_of(free) as u64 => Err(format!(
             "{what} asks for {mb} MB, but only {free} MB of memory is free (at most three quarters of it is used)"
         )),
         _ => Ok(()),

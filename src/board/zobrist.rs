@@ -9,6 +9,12 @@ pub const fn splitmix(state: u64) -> (u64, u64) {
     (s, z ^ (z >> 31))
 }
 
+/// A 64-bit digest of `text` from `seed` (splitmix64 over its bytes): what a resume file or
+/// checkpoint records of the settings it belongs to.
+pub fn digest(seed: u64, text: &str) -> u64 {
+    text.bytes().fold(seed, |h, b| splitmix(h ^ u64::from(b)).1)
+}
+
 /// A small seeded generator over `splitmix`: the crate's one generator, shared by every
 /// random choice (datagen's openings, book moves, the weakened search's pick, the match
 /// runner's opening order, the tests' random games), so each is reproducible from its seed.

@@ -225,5 +225,5 @@ fn run_fingerprint(
         data.validation.len(),
         from.map(|n| n.checksum())
     );
-    text.bytes().fold(0x7472_6169_6e00_0001u64, |h, b| crate::board::zobrist::splitmix(h ^ u64::from(b)).1)
+    crate::board::zobrist::digest(0x7472_6169_6e00_0001, &text)
 }

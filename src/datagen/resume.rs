@@ -7,7 +7,7 @@
 
 use super::format::RECORD_SIZE;
 use super::{header, Config};
-use crate::board::zobrist::splitmix;
+use crate::board::zobrist::digest;
 use crate::eval::Evaluator;
 use std::path::{Path, PathBuf};
 
@@ -53,7 +53,7 @@ pub fn fingerprint(cfg: &Config) -> u64 {
         evaluator,
         openings
     );
-    text.bytes().fold(0x6368_7568_6500_0001u64, |h, b| splitmix(h ^ u64::from(b)).1)
+    digest(0x6368_7568_6500_0001, &text)
 }
 
 /// Writes `at` for the run `fingerprint` beside its data file (a temporary file renamed over

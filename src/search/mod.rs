@@ -125,7 +125,7 @@ impl Engine {
         let mut size = mb;
         let mut why = None;
         if let Some(free) = crate::memory::free_memory_mb() {
-            let cap = (free / 4 * 3).max(1);
+            let cap = crate::memory::usable_of(free);
             if size > cap {
                 while size > cap && size > 1 {
                     size /= 2;
