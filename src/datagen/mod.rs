@@ -36,6 +36,8 @@ pub struct Progress {
     pub positions: u64,
     /// Positions searched (written or not).
     pub searched: u64,
+    /// Positions already in the file when this run began (a resumed run), not in its rate.
+    pub resumed: u64,
     /// Time since the start.
     pub elapsed: Duration,
     /// Whether the run is over (the last report).
@@ -43,9 +45,9 @@ pub struct Progress {
 }
 
 impl Progress {
-    /// Positions written per second so far.
+    /// Positions this run wrote per second so far (a resumed run does not count the file's).
     pub fn rate(&self) -> f64 {
-        self.positions as f64 / self.elapsed.as_secs_f64().max(1e-3)
+        self.positions.saturating_sub(self.resumed) as f64 / self.elapsed.as_secs_f64().max(1e-3)
     }
 }
 
@@ -136,6 +138,7 @@ pub fn run(
         total: cfg.games,
         positions: from.records,
         searched: 0,
+        resumed: from.records,
         elapsed: Duration::ZERO,
         done: false,
     };
@@ -198,4 +201,25 @@ fn write_ready(
         state.searched += game.searched as u64;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod progress_tests {
+    use super::Progress;
+    use std::time::Duration;
+
+    #[test]
+    fn a_resumed_runs_rate_counts_only_its_own_positions() {
+        let p = |resumed| Progress {
+            games: 20,
+            total: 100,
+            positions: 3000,
+            searched: 0,
+            resumed,
+            elapsed: Duration::from_secs(10),
+            done: false,
+        };
+        assert_eq!(p(0).rate(), 300.0);
+        assert_eq!(p(2000).rate(), 100.0);
+    }
 }
