@@ -282,6 +282,19 @@ impl Position {
         k
     }
 
+    /// The key after `m` (legal or pseudo-legal), without playing it: the search asks for the
+    /// child's table entry before the move is made.
+    #[inline]
+    pub fn key_after(&self, m: Move) -> u64 {
+        let (from, to) = (m.from().index(), m.to().index());
+        let mp = CELL_PIECE[self.cells[from] as usize] as usize;
+        let key = self.key ^ zobrist::PIECE_SQUARE[mp][from] ^ zobrist::PIECE_SQUARE[mp][to] ^ zobrist::SIDE;
+        match self.cells[to] {
+            EMPTY => key,
+            captured => key ^ zobrist::PIECE_SQUARE[CELL_PIECE[captured as usize] as usize][to],
+        }
+    }
+
     /// Plays `m`, which must be legal (or at least pseudo-legal); returns what undoes it.
     #[inline]
     pub fn make_move(&mut self, m: Move) -> Undo {
@@ -289,10 +302,8 @@ impl Position {
         let moving = self.cells[from];
         let captured = self.cells[to];
         let undo = Undo { captured, halfmove: self.halfmove, fullmove: self.fullmove, key: self.key };
-        let mp = CELL_PIECE[moving as usize] as usize;
-        let mut key = self.key ^ zobrist::PIECE_SQUARE[mp][from] ^ zobrist::PIECE_SQUARE[mp][to] ^ zobrist::SIDE;
+        let key = self.key_after(m);
         if captured != EMPTY {
-            key ^= zobrist::PIECE_SQUARE[CELL_PIECE[captured as usize] as usize][to];
             self.slot_sq[captured as usize] = 0;
             self.halfmove = 0;
         } else {
@@ -410,8 +421,9 @@ mod tests {
                 }
                 let m = moves[rng.below(moves.len())];
                 let before = pos.clone();
+                let predicted = pos.key_after(m);
                 let undo = pos.make_move(m);
-                assert_eq!(pos.key(), pos.compute_key(), "key after {m}");
+                assert_eq!((pos.key(), predicted), (pos.compute_key(), pos.compute_key()), "key after {m}");
                 let reparsed = Position::from_fen(&pos.to_fen()).unwrap();
                 assert_eq!((reparsed.to_fen(), reparsed.key()), (pos.to_fen(), pos.key()), "FEN round trip");
                 assert!(!pos.king_attacked(pos.side_to_move().opp()), "{m} left its king attacked");

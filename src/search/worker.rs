@@ -277,6 +277,7 @@ impl<'a> Worker<'a> {
     /// already knows (else it is found here).
     #[inline]
     pub fn push_move(&mut self, m: Move, gives_check: Option<bool>) -> crate::board::Undo {
+        self.tt.prefetch(self.pos.key_after(m));
         self.moves.push(m);
         self.eval.push_move(&self.pos, m);
         self.corr_keys.push(self.corr.key_after(&self.pos, m, self.corr_key()));
