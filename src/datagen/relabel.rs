@@ -65,8 +65,7 @@ pub fn relabel(
     let began = Instant::now();
     let write_err = |e: io::Error| format!("writing: {e}");
     let mut writer = Writer::new(out, &relabel_header(cfg)).map_err(write_err)?;
-    let mut state =
-        Progress { games: 0, total: 0, positions: 0, searched: 0, resumed: 0, elapsed: Duration::ZERO, done: false };
+    let mut state = Progress::default();
     let mut shown = Instant::now();
     let threads = cfg.threads.max(1);
     // Bounded, so reading stays a few batches ahead of the searches.
