@@ -49,7 +49,7 @@ eleeye_nps() {
     echo $((nodes * 1000 / (ms > 0 ? ms : 1)))
 }
 
-machine="$cpu, $cores cores, load $load before; Chuhe $build bench $chuhe_nps nps"
+machine="$cpu, $cores cores, load $load before; Chuhe $build (bench signature $signature) bench $chuhe_nps nps"
 echo "machine: $machine" | tee "$out/machine.txt"
 
 rows=()

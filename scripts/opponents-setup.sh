@@ -1,7 +1,8 @@
 # Sourced by the scripts that match Chuhe against ../shared/opponents (opponent-match.sh,
 # time-odds.sh), from the repository root. Sets repo, conc, oppdir, openings, chuhe (the
-# binary, built if missing), build (the commit, -dirty when src differs), cpu, load and
-# chuhe_nps and fsf_nps (both engines' bench speed, measured now); warns when the machine is
+# binary, built if missing), build (the commit, -dirty when src differs; CHUHE's file name when
+# given), cpu, load, signature (Chuhe's bench node count), chuhe_nps and fsf_nps (both engines'
+# bench speed, measured now); warns when the machine is
 # busy. Environment: CHUHE, OPPONENTS_DIR, OPENINGS, CONCURRENCY.
 repo=$PWD
 conc=${CONCURRENCY:-2}
@@ -9,10 +10,13 @@ oppdir=$(realpath "${OPPONENTS_DIR:-$repo/../shared/opponents}")
 openings=$(realpath "${OPENINGS:-$repo/../shared/openings/balanced.txt}")
 if [ -z "${CHUHE:-}" ]; then
     [ -x target/release/chuhe ] || cargo build --release --quiet --bin chuhe
-    CHUHE=$repo/target/release/chuhe
+    chuhe=$repo/target/release/chuhe
+    build=$(git -C "$repo" rev-parse --short HEAD)$(git -C "$repo" diff --quiet HEAD -- src Cargo.toml || echo -dirty)
+else
+    # A given binary may be another commit than the checkout: name it by its file.
+    chuhe=$(realpath "$CHUHE")
+    build=$(basename "$chuhe")
 fi
-chuhe=$(realpath "$CHUHE")
-build=$(git -C "$repo" rev-parse --short HEAD)$(git -C "$repo" diff --quiet HEAD -- src Cargo.toml || echo -dirty)
 cpu=$(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //')
 load=$(cut -d' ' -f1 /proc/loadavg)
 if [ "$(cat /proc/sys/kernel/sched_autogroup_enabled 2>/dev/null)" = 1 ]; then
@@ -21,7 +25,7 @@ fi
 if awk -v l="$load" 'BEGIN { exit !(l > 0.5) }'; then
     echo "warning: load average $load before the match; results measured on a busy machine do not reproduce" >&2
 fi
-chuhe_nps=$("$chuhe" bench | awk '$1 == "nodes" { nps = $6 } END { print nps }')
+read -r signature chuhe_nps <<<"$("$chuhe" bench | awk '$1 == "nodes" { n = $2; nps = $6 } END { print n, nps }')"
 fsf_nps=$(printf 'ucci\nbench\nquit\n' | "$oppdir/fairy-stockfish" 2>&1 | awk -F': *' '/Nodes\/second/ { print $2 }')
 
 # Runs the match in the array `cmd` as "$out/$1" (.cmd, .log) and reads its last summary:

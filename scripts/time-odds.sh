@@ -29,7 +29,7 @@ scaled() {
     awk -v tc="$1" -v n="$2" 'BEGIN { split(tc, p, "+"); printf "%g+%g", p[1] * n, p[2] * n }'
 }
 
-echo "machine: $cpu, $(nproc) cores, load $load before; Chuhe $build bench $chuhe_nps nps; Fairy-Stockfish bench $fsf_nps nps" |
+echo "machine: $cpu, $(nproc) cores, load $load before; Chuhe $build (bench signature $signature) bench $chuhe_nps nps; Fairy-Stockfish bench $fsf_nps nps" |
     tee "$out/machine.txt"
 
 rows=()
