@@ -9,7 +9,9 @@
 #
 # Environment: CHUHE (default target/release/chuhe, built if missing), OPPONENTS_DIR
 # (default ../shared/opponents), OPENINGS (default ../shared/openings/balanced.txt),
-# OUT (default ~/chuhe-runs/opp-SEED-TC-HASH: match logs, PGNs, rows.md), CONCURRENCY (2).
+# OUT (default ~/chuhe-runs/opp-SEED-TC-HASH: match logs, PGNs, rows.md), CONCURRENCY (2), RESUME=1
+# (a killed run goes on: the same arguments and OUT; a BUILD named by the checkout changes
+# with a commit, so set OUT or CHUHE for a run that may be resumed).
 # Nothing else heavy should run meanwhile: the script warns when the machine is busy.
 set -euo pipefail
 seed=${1:?usage: scripts/opponent-match.sh SEED [GAMES] [TC] [OPPONENTS]}
@@ -50,7 +52,7 @@ eleeye_nps() {
 }
 
 machine="$cpu, $cores cores, load $load before; Chuhe $build (bench signature $signature) bench $chuhe_nps nps"
-echo "machine: $machine" | tee "$out/machine.txt"
+echo "machine: $machine" | keep "$out/machine.txt"
 
 rows=()
 for opp in $opponents; do
@@ -61,7 +63,7 @@ for opp in $opponents; do
     esac
     echo "$opp: $speed" | tee -a "$out/machine.txt"
     pgn=$out/$opp.pgn
-    rm -f "$pgn"
+    fresh_pgn "$pgn"
     cmd=("$chuhe" match -engine cmd="$chuhe" name=chuhe proto=ucci option.hashsize=16
         -engine cmd="$oppdir/$opp" name="$opp" proto=ucci
         -each tc="$tc" timemargin=300 -games 2 -rounds "$rounds" -concurrency "$conc" -repeat
@@ -79,5 +81,5 @@ done
     echo "| Chuhe build | opponent | tc | W-L-D (Chuhe first) | score | Elo | seed | CPU | nps Chuhe / opponent | CPU while thinking |"
     echo "|---|---|---|---|---|---|---|---|---|---|"
     printf '%s\n' "${rows[@]}"
-} | tee "$out/rows.md"
+} | keep "$out/rows.md"
 echo "games and logs: $out (chuhe stats $out/OPPONENT.pgn recounts them)"

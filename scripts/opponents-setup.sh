@@ -3,7 +3,7 @@
 # binary, built if missing), build (the commit, -dirty when src differs; CHUHE's file name when
 # given), cpu, load, signature (Chuhe's bench node count), chuhe_nps and fsf_nps (both engines'
 # bench speed, measured now); warns when the machine is
-# busy. Environment: CHUHE, OPPONENTS_DIR, OPENINGS, CONCURRENCY.
+# busy. Environment: CHUHE, OPPONENTS_DIR, OPENINGS, CONCURRENCY, RESUME.
 repo=$PWD
 conc=${CONCURRENCY:-2}
 oppdir=$(realpath "${OPPONENTS_DIR:-$repo/../shared/opponents}")
@@ -28,11 +28,22 @@ fi
 read -r signature chuhe_nps <<<"$("$chuhe" bench | awk '$1 == "nodes" { n = $2; nps = $6 } END { print n, nps }')"
 fsf_nps=$(printf 'ucci\nbench\nquit\n' | "$oppdir/fairy-stockfish" 2>&1 | awk -F': *' '/Nodes\/second/ { print $2 }')
 
-# Runs the match in the array `cmd` as "$out/$1" (.cmd, .log) and reads its last summary:
-# sets w l d n (Chuhe's wins, losses, draws, games), pct (its score) and e (Elo ± error).
+# RESUME=1 continues a killed run: each match goes on from the games its PGN holds (`chuhe
+# match -resume`, the same seed), the logs and machine.txt are appended to. Otherwise each
+# match starts from an empty PGN.
+resuming() { [ "${RESUME:-0}" = 1 ]; }
+# Prepares the PGN $1 for a match: kept when resuming, removed otherwise.
+fresh_pgn() { resuming || rm -f "$1"; }
+# Writes stdin to $1 (and stdout): appends when resuming, replaces otherwise.
+keep() { if resuming; then tee -a "$1"; else tee "$1"; fi; }
+
+# Runs the match in the array `cmd` (plus `-resume` when resuming) as "$out/$1" (.cmd, .log)
+# and reads its last summary: sets w l d n (Chuhe's wins, losses, draws, games), pct (its
+# score) and e (Elo ± error).
 play_and_score() {
+    if resuming; then cmd+=(-resume); fi
     echo "${cmd[*]}" >"$out/$1.cmd"
-    "${cmd[@]}" >"$out/$1.log" 2>&1
+    "${cmd[@]}" 2>&1 | keep "$out/$1.log" >/dev/null
     local score elo
     score=$(grep '^Score of chuhe vs' "$out/$1.log" | tail -1)
     elo=$(grep '^Elo difference' "$out/$1.log" | tail -1)

@@ -10,8 +10,10 @@
 #
 # Environment: CHUHE (default target/release/chuhe, built if missing), OPPONENTS_DIR
 # (default ../shared/opponents), OPENINGS (default ../shared/openings/balanced.txt),
-# OUT (default ~/chuhe-runs/odds-SEED-BUILD: logs, PGNs, rows.md), CONCURRENCY (2).
-# A rung of 100 games at 30x (Fairy-Stockfish 60+0.6) takes about 2 hours on 2 cores.
+# OUT (default ~/chuhe-runs/odds-SEED-BUILD: logs, PGNs, rows.md), CONCURRENCY (2), RESUME=1
+# (a killed run goes on: the same arguments and OUT; a BUILD named by the checkout changes
+# with a commit, so set OUT or CHUHE for a run that may be resumed).
+# A rung of 100 games at 30x (Fairy-Stockfish 60+0.6) takes about 80 minutes on 2 cores.
 # Nothing else heavy should run meanwhile: the script warns when the machine is busy.
 set -euo pipefail
 seed=${1:?usage: scripts/time-odds.sh SEED [GAMES] [BASE] [ODDS]}
@@ -30,13 +32,13 @@ scaled() {
 }
 
 echo "machine: $cpu, $(nproc) cores, load $load before; Chuhe $build (bench signature $signature) bench $chuhe_nps nps; Fairy-Stockfish bench $fsf_nps nps" |
-    tee "$out/machine.txt"
+    keep "$out/machine.txt"
 
 rows=()
 for x in $odds; do
     tc=$(scaled "$base" "$x")
     pgn=$out/odds-$x.pgn
-    rm -f "$pgn"
+    fresh_pgn "$pgn"
     cmd=("$chuhe" match -engine cmd="$chuhe" name=chuhe proto=ucci tc="$base" option.hashsize=64
         -engine cmd="$oppdir/fairy-stockfish" name=fairy-stockfish proto=ucci tc="$tc" option.hashsize=64
         -each timemargin=300 -games 2 -rounds "$rounds" -concurrency "$conc" -repeat
@@ -55,5 +57,5 @@ done
     echo "| odds | Chuhe tc | Fairy-Stockfish tc | W-L-D (Chuhe first) | score | Elo | time forfeits Chuhe / FSF | seed | CPU | bench nps Chuhe / FSF | build |"
     echo "|---|---|---|---|---|---|---|---|---|---|---|"
     printf '%s\n' "${rows[@]}"
-} | tee "$out/rows.md"
+} | keep "$out/rows.md"
 echo "games and logs: $out (chuhe stats $out/odds-N.pgn -first chuhe -clock recounts them)"
