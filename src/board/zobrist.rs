@@ -58,7 +58,10 @@ impl Rng {
 /// not [`Rng::shuffle`] on purpose: the seeds of the matches in `docs/strength.md` must replay
 /// the same openings and colours in every build, so this sequence never changes.
 pub fn match_order<T>(items: &mut [T], seed: u64) {
-    let mut x = seed | 1;
+    // xorshift needs an odd (nonzero) state. An odd seed is its own state, as it always was;
+    // an even seed once became seed + 1 (so 2k and 2k + 1 played the same openings) and now
+    // gets a state of its own.
+    let mut x = if seed % 2 == 1 { seed } else { splitmix(seed).1 | 1 };
     for i in (1..items.len()).rev() {
         x ^= x >> 12;
         x ^= x << 25;
@@ -115,6 +118,19 @@ mod tests {
         let mut v: Vec<u32> = (0..12).collect();
         match_order(&mut v, 7);
         assert_eq!(v, [7, 3, 11, 0, 2, 8, 5, 1, 6, 4, 9, 10]);
+    }
+
+    #[test]
+    fn neighbouring_seeds_give_different_match_orders() {
+        let order = |seed| {
+            let mut v: Vec<u32> = (0..60).collect();
+            match_order(&mut v, seed);
+            v
+        };
+        for seed in [0, 2, 96, 98, 20262602] {
+            assert_ne!(order(seed), order(seed + 1), "seeds {seed} and {}", seed + 1);
+            assert_ne!(order(seed), (0..60).collect::<Vec<_>>(), "seed {seed}");
+        }
     }
 
     #[test]
