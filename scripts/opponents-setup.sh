@@ -2,8 +2,8 @@
 # time-odds.sh), from the repository root. Sets repo, conc, oppdir, openings, chuhe (the
 # binary, built if missing), build (the commit, -dirty when src differs; CHUHE's file name when
 # given), cpu, load, signature (Chuhe's bench node count), chuhe_nps and fsf_nps (both engines'
-# bench speed, measured now); warns when the machine is
-# busy. Environment: CHUHE, OPPONENTS_DIR, OPENINGS, CONCURRENCY, RESUME.
+# bench speed, measured now); warns when the machine is busy. Environment: CHUHE,
+# OPPONENTS_DIR, OPENINGS, CONCURRENCY, RESUME.
 repo=$PWD
 conc=${CONCURRENCY:-2}
 oppdir=$(realpath "${OPPONENTS_DIR:-$repo/../shared/opponents}")

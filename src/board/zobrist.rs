@@ -58,7 +58,7 @@ impl Rng {
 /// not [`Rng::shuffle`] on purpose: the seeds of the matches in `docs/strength.md` must replay
 /// the same openings and colours in every build, so this sequence never changes.
 pub fn match_order<T>(items: &mut [T], seed: u64) {
-    // xorshift needs an odd (nonzero) state. An odd seed is its own state, as it always was;
+    // xorshift needs a nonzero state. An odd seed is its own state, as it always was;
     // an even seed once became seed + 1 (so 2k and 2k + 1 played the same openings) and now
     // gets a state of its own.
     let mut x = if seed % 2 == 1 { seed } else { splitmix(seed).1 | 1 };
