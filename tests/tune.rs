@@ -47,15 +47,27 @@ fn perturb(text: &str) -> String {
 #[test]
 fn a_tiny_datagen_and_tune_lowers_the_loss_and_writes_weights_that_read_back() {
     let data = temp("tiny.bin");
-    let run = chuhe(&["datagen", "--out", data.to_str().unwrap(), "--games", "12", "--nodes", "300", "--seed", "3"]);
+    // The hand-written evaluation plays, so the data do not change when the shipped net does.
+    let run = chuhe(&[
+        "datagen",
+        "--out",
+        data.to_str().unwrap(),
+        "--games",
+        "12",
+        "--nodes",
+        "300",
+        "--seed",
+        "3",
+        "--eval",
+        "hand",
+    ]);
     assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
 
     let weights = temp("weights.rs");
     let d = data.to_str().unwrap();
     let w = weights.to_str().unwrap();
-    // Start from the built-in weights knocked off their fit, so a few epochs on a tiny set
-    // must lower the loss (the built-in weights themselves are already fitted: on a few
-    // hundred positions the best validation loss may be the start's).
+    // Start from the built-in weights knocked off their fit, so the descent has a loss to
+    // lower (the built-in weights themselves are already fitted).
     let start = temp("start.rs");
     let run = chuhe(&["tune", "--data", d, "--epochs", "0", "--out", start.to_str().unwrap()]);
     assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
@@ -65,9 +77,16 @@ fn a_tiny_datagen_and_tune_lowers_the_loss_and_writes_weights_that_read_back() {
     let run = chuhe(&["tune", "--data", d, "--epochs", "40", "--threads", "2", "--from", p, "--out", w]);
     let out = String::from_utf8_lossy(&run.stdout);
     assert!(run.status.success(), "{out}{}", String::from_utf8_lossy(&run.stderr));
+    // The descent lowers the training loss; the weights written are the epoch best on
+    // validation (on a few hundred positions often the start), never worse than the start
+    // but for the rounding to whole centipawns.
     let before = number_after(&out, "loss before", "training");
-    let after = number_after(&out, "loss after", "training");
-    assert!(after < before, "{out}");
+    let last_epoch = out.lines().rfind(|l| l.starts_with("epoch")).unwrap_or_else(|| panic!("{out}"));
+    let descended = number_after(last_epoch, "epoch", "training");
+    assert!(descended < 0.8 * before, "{out}");
+    let (val_before, val_after) =
+        (number_after(&out, "loss before", "validation"), number_after(&out, "loss after", "validation"));
+    assert!(val_after <= val_before * 1.01, "{out}");
     let k = number_after(&out, "sigmoid scale", "K");
     assert!((50.0..2000.0).contains(&k), "{out}");
 
@@ -81,6 +100,7 @@ fn a_tiny_datagen_and_tune_lowers_the_loss_and_writes_weights_that_read_back() {
     let again = String::from_utf8_lossy(&run.stdout);
     assert!(run.status.success(), "{again}{}", String::from_utf8_lossy(&run.stderr));
     let reread = number_after(&again, "loss before", "training");
+    let after = number_after(&out, "loss after", "training");
     assert!((reread - after).abs() < 1e-5, "{out}\n{again}");
 }
 
