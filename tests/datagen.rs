@@ -2,8 +2,9 @@
 //! Runs are compared byte for byte; nothing depends on time or scheduling.
 
 use chuhe::board::Color::Red;
+use chuhe::datagen::chain::END_SIZE;
 use chuhe::datagen::format::{FLAG_CAPTURE, FLAG_DECISIVE, FLAG_GAME_START, FLAG_IN_CHECK, FLAG_NOT_QUIET};
-use chuhe::datagen::{Adjudication, End, Reader, Record, RECORD_SIZE};
+use chuhe::datagen::{Adjudication, End, Reader, Record};
 use chuhe::rules::{Game, GameResult};
 use std::path::PathBuf;
 use std::process::{Command, Output};
@@ -55,7 +56,10 @@ fn same_seed_same_bytes_for_one_and_two_threads() {
     // Each game depends only on the seed and its index, and games are written in order.
     assert_eq!(one, two, "the thread count does not change the data");
     assert_ne!(one, generate("s12.bin", &["--seed", "12"]), "another seed, other games");
-    assert_eq!(one.len() % RECORD_SIZE, 0);
+    // The chained format (version 2): its header, and the end mark last.
+    assert_eq!((&one[0..8], u16::from_le_bytes([one[8], one[9]])), (&b"CHUHEDAT"[..], 2));
+    assert_eq!(one[one.len() - END_SIZE], b'E');
+    assert!(one.len() < records(&one).len() * 4, "{} bytes for {} positions", one.len(), records(&one).len());
 }
 
 #[test]
@@ -266,7 +270,8 @@ fn a_resume_file_of_other_settings_or_a_short_file_is_refused() {
     let base = ["datagen", "--out", o, "--games", "2", "--nodes", "200", "--seed", "3"];
     assert!(chuhe(&base).status.success());
     // A resume file from a run with another seed: the data is kept, the run refused.
-    std::fs::write(&resume, "chuhe datagen resume 1\nsettings 0000000000000001\ngames 1\nrecords 10\n").unwrap();
+    std::fs::write(&resume, "chuhe datagen resume 2\nsettings 0000000000000001\ngames 1\nrecords 10\nbytes 400\n")
+        .unwrap();
     let before = std::fs::read(&out).unwrap();
     let run = chuhe(&base);
     let err = String::from_utf8_lossy(&run.stderr);

@@ -155,6 +155,11 @@ impl Position {
         self.side
     }
 
+    /// Sets the move counters (a stored record's, which keeps them apart from the placement).
+    pub fn set_counters(&mut self, halfmove: u16, fullmove: u16) {
+        (self.halfmove, self.fullmove) = (halfmove, fullmove.max(1));
+    }
+
     /// Zobrist key of placement and side to move.
     #[inline]
     pub fn key(&self) -> u64 {

@@ -23,6 +23,7 @@ usage:
   chuhe datagen --stats FILE...
   chuhe datagen --relabel FILE... --out FILE [--nodes N | --depth D] [--threads T]
                 [--hash MB] [--eval hand|nnue] [--evalfile NET] [--limit N]
+  chuhe datagen --convert FILE... --out FILE [--version 1|2]
 
 options (--name VALUE or --name=VALUE):
   --out FILE               the data file (required): created, or, after a stopped run of the
@@ -48,14 +49,19 @@ options (--name VALUE or --name=VALUE):
                            --nodes/--depth (no history, cleared table; the same output for any
                            --threads); positions, results and game marks are kept
   --limit N                with --relabel: only the first N records (default: all)
+  --convert FILE...        rewrite data files (either version) in --version 1 (40 bytes a
+                           position) or 2 (chained, about 2 bytes a position; default 2),
+                           every record and header kept
 
-Writes 40 bytes per position in a versioned format (docs/datagen.md); progress on stderr.
+Writes the chained format (version 2, docs/datagen.md; --relabel writes version 1); every
+reader takes both; progress on stderr.
 
 examples:
   chuhe datagen --out data.bin --games 10 --threads 2 --seed 7
   chuhe datagen --out more.bin --games 10 --depth 4 --openings builtin --random-plies 4
   chuhe datagen --stats data.bin more.bin
   chuhe datagen --relabel data.bin --out deeper.bin --nodes 20000 --threads 2
+  chuhe datagen --convert deeper.bin --out deeper.chain.bin
 ";
 
 /// Flags that take a value.
@@ -96,6 +102,9 @@ pub fn run(args: &[String]) -> Result<(), String> {
     if let (Some(inputs), rest) = take_list(args, "relabel") {
         return relabel(&inputs, &rest);
     }
+    if let (Some(inputs), rest) = take_list(args, "convert") {
+        return convert(&inputs, &rest);
+    }
     let (cfg, out) = config(args)?;
     tables_fit(cfg.threads, cfg.hash_mb)?;
     // A run stopped before its end left `OUT.resume`: go on after its last whole game.
@@ -122,7 +131,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
     let (mut saved, mut save_error) = (from.map_or(0, |at| at.games), None);
     let shown_and_saved = |p: &Progress| {
         if p.games > saved && save_error.is_none() {
-            let at = Checkpoint { games: p.games, records: p.positions };
+            let at = Checkpoint { games: p.games, records: p.positions, bytes: p.bytes };
             save_error = resume::save(&resume_file, fingerprint, at).err();
             saved = p.games;
         }
@@ -139,6 +148,35 @@ pub fn run(args: &[String]) -> Result<(), String> {
         }
         _ => Ok(()),
     }
+}
+
+/// `--convert FILE... --out FILE [--version 1|2]`.
+fn convert(inputs: &[String], rest: &[String]) -> Result<(), String> {
+    if inputs.is_empty() {
+        return Err("--convert needs at least one FILE".into());
+    }
+    let a = Args::parse(rest, &["out", "version"], &[])?;
+    let out = a.value("out").ok_or("--convert needs --out FILE")?.to_string();
+    if inputs.contains(&out) {
+        return Err(format!("--out '{out}' is also an input"));
+    }
+    let version = a.number("version", 1, 2, Some(datagen::chain::VERSION as u64))? as u16;
+    for path in inputs {
+        std::fs::metadata(path).map_err(|e| format!("cannot open '{path}': {e}"))?;
+    }
+    let file = std::fs::File::create(&out).map_err(|e| format!("cannot create '{out}': {e}"))?;
+    let began = Instant::now();
+    let done = datagen::convert::convert(inputs, std::io::BufWriter::new(file), version)
+        .map_err(|e| format!("'{out}': {e}"))?;
+    let bytes = std::fs::metadata(&out).map(|m| m.len()).unwrap_or(0);
+    eprintln!(
+        "datagen: wrote '{out}' (version {version}): {} positions, {} headers, {bytes} bytes ({:.2} a position) in {:.1} s",
+        done.records,
+        done.headers,
+        bytes as f64 / done.records.max(1) as f64,
+        began.elapsed().as_secs_f64()
+    );
+    Ok(())
 }
 
 /// `--relabel FILE...` with the other flags in `rest`.

@@ -7,7 +7,7 @@ use crate::board::{Color, Move, Piece, Position, Square};
 use crate::bytes::{i16_at, u16_at, u32_at, u64_at};
 use crate::rules::GameResult;
 use std::fmt;
-use std::io::{self, Read, Write};
+use std::io::{self, Write};
 
 /// The first 8 bytes of a header.
 pub const MAGIC: [u8; 8] = *b"CHUHEDAT";
@@ -146,8 +146,13 @@ pub enum FormatError {
     BadHeader(String),
     /// The stream ends inside a block: where that block starts, and the bytes left over.
     Truncated(u64, usize),
-    /// A record that does not decode to a legal position and move (its byte offset).
+    /// A record that does not decode to a legal position and move (its byte offset; in a
+    /// chained file, its block's).
     BadRecord(u64, String),
+    /// A chained file's block or end mark that fails its checksum or frame (its byte offset).
+    Damaged(u64, String),
+    /// A chained segment with no end mark: the byte where one was expected.
+    Unfinished(u64),
 }
 
 impl fmt::Display for FormatError {
@@ -160,6 +165,10 @@ impl fmt::Display for FormatError {
                 write!(f, "truncated at byte {at}: {n} bytes after the last whole record (a cut or unfinished file)")
             }
             FormatError::BadRecord(at, why) => write!(f, "bad record at byte {at}: {why}"),
+            FormatError::Damaged(at, why) => write!(f, "damaged at byte {at}: {why}"),
+            FormatError::Unfinished(at) => {
+                write!(f, "no end mark at byte {at}: a cut or unfinished file (a datagen run still going?)")
+            }
         }
     }
 }
@@ -167,12 +176,12 @@ impl fmt::Display for FormatError {
 impl std::error::Error for FormatError {}
 
 /// Point index 0..89 of an on-board square: rank × 9 + file.
-fn point(sq: Square) -> u16 {
+pub(crate) fn point(sq: Square) -> u16 {
     sq.rank() as u16 * 9 + sq.file() as u16
 }
 
 /// The square of point index `p` (< 90).
-fn square(p: u16) -> Square {
+pub(crate) fn square(p: u16) -> Square {
     Square::new((p % 9) as u8, (p / 9) as u8)
 }
 
@@ -193,17 +202,42 @@ impl Header {
         b
     }
 
-    /// Reads a header block (byte 11 is 0xFF).
+    /// The 40 header bytes of a chained (version 2) segment: version 1's fields, record
+    /// size 0 (records have no fixed size), and a CRC-32 of bytes 0..36 in bytes 36..40.
+    pub fn encode_chained(&self) -> [u8; RECORD_SIZE] {
+        let mut b = self.encode();
+        b[8..10].copy_from_slice(&super::chain::VERSION.to_le_bytes());
+        b[10] = 0;
+        let crc = super::chain::crc32(0, &b[0..36]);
+        b[36..40].copy_from_slice(&crc.to_le_bytes());
+        b
+    }
+
+    /// The version of a header block: 1 (40-byte records) or 2 (chains).
+    pub fn version(b: &[u8; RECORD_SIZE]) -> u16 {
+        u16_at(b, 8)
+    }
+
+    /// Reads a header block (byte 11 is 0xFF) of either version.
     pub fn decode(b: &[u8; RECORD_SIZE]) -> Result<Header, FormatError> {
         if b[0..8] != MAGIC || b[11] != HEADER_MARK {
             return Err(FormatError::BadHeader("wrong magic bytes".into()));
         }
-        let version = u16_at(b, 8);
-        if version != VERSION {
-            return Err(FormatError::BadHeader(format!("version {version}, this build reads {VERSION}")));
-        }
-        if b[10] as usize != RECORD_SIZE {
-            return Err(FormatError::BadHeader(format!("record size {}, version {VERSION} has {RECORD_SIZE}", b[10])));
+        let chained = super::chain::VERSION;
+        match Header::version(b) {
+            VERSION if b[10] as usize != RECORD_SIZE => {
+                return Err(FormatError::BadHeader(format!(
+                    "record size {}, version {VERSION} has {RECORD_SIZE}",
+                    b[10]
+                )))
+            }
+            VERSION => {}
+            v if v == chained => {
+                if b[10] != 0 || super::chain::crc32(0, &b[0..36]) != u32_at(b, 36) {
+                    return Err(FormatError::BadHeader("version 2 header fails its checksum".into()));
+                }
+            }
+            v => return Err(FormatError::BadHeader(format!("version {v}, this build reads {VERSION} and {chained}"))),
         }
         Ok(Header {
             seed: u64_at(b, 12),
@@ -322,93 +356,17 @@ impl<W: Write> Writer<W> {
     pub fn flush(&mut self) -> io::Result<()> {
         self.out.flush()
     }
-}
 
-/// Reads records from a stream of concatenated data files; headers between records are
-/// checked and skipped. An iterator of records; it stops at the first error.
-pub struct Reader<R: Read> {
-    input: R,
-    offset: u64,
-    headers: Vec<Header>,
-    failed: bool,
-}
-
-impl<R: Read> Reader<R> {
-    /// A reader over `input` (wrap files in a `BufReader`).
-    pub fn new(input: R) -> Reader<R> {
-        Reader { input, offset: 0, headers: Vec::new(), failed: false }
-    }
-
-    /// The headers read so far.
-    pub fn headers(&self) -> &[Header] {
-        &self.headers
-    }
-
-    /// Bytes read so far.
-    pub fn offset(&self) -> u64 {
-        self.offset
-    }
-
-    /// Fills `block`; `Ok(false)` at a clean end of input.
-    fn read_block(&mut self, block: &mut [u8; RECORD_SIZE]) -> Result<bool, FormatError> {
-        let mut filled = 0;
-        while filled < RECORD_SIZE {
-            match self.input.read(&mut block[filled..]) {
-                Ok(0) if filled == 0 => return Ok(false),
-                Ok(0) => return Err(FormatError::Truncated(self.offset, filled)),
-                Ok(n) => filled += n,
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-                Err(e) => return Err(FormatError::Io(e.to_string())),
-            }
-        }
-        Ok(true)
-    }
-
-    /// The next record, skipping headers; `None` at the end.
-    fn next_record(&mut self) -> Option<Result<Record, FormatError>> {
-        let mut block = [0u8; RECORD_SIZE];
-        loop {
-            match self.read_block(&mut block) {
-                Ok(false) if self.headers.is_empty() => return Some(Err(FormatError::NoHeader)),
-                Ok(false) => return None,
-                Ok(true) => {}
-                Err(e) => return Some(Err(e)),
-            }
-            let at = self.offset;
-            self.offset += RECORD_SIZE as u64;
-            if block[11] == HEADER_MARK {
-                match Header::decode(&block) {
-                    Ok(h) => self.headers.push(h),
-                    Err(FormatError::BadHeader(why)) => {
-                        return Some(Err(FormatError::BadHeader(format!("at byte {at}: {why}"))))
-                    }
-                    Err(e) => return Some(Err(e)),
-                }
-            } else if self.headers.is_empty() {
-                return Some(Err(FormatError::NoHeader));
-            } else {
-                return Some(Record::decode(&block).map_err(|why| FormatError::BadRecord(at, why)));
-            }
-        }
-    }
-}
-
-impl<R: Read> Iterator for Reader<R> {
-    type Item = Result<Record, FormatError>;
-
-    fn next(&mut self) -> Option<Self::Item> {
-        if self.failed {
-            return None;
-        }
-        let item = self.next_record();
-        self.failed = matches!(item, Some(Err(_)));
-        item
+    /// The output.
+    pub fn into_inner(self) -> W {
+        self.out
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::datagen::Reader;
 
     fn sample(fen: &str, best: &str) -> Record {
         let position = Position::from_fen(fen).unwrap();

@@ -7,14 +7,19 @@
 //! the thread count or timing. `relabel.rs` scores existing data again with another budget;
 //! `stats.rs` summarises data files.
 
+pub mod chain;
+pub mod convert;
 pub mod format;
 pub mod play;
+pub mod reader;
 pub mod relabel;
 pub mod resume;
 pub mod stats;
 
-pub use format::{End, FormatError, Header, Reader, Record, Writer, RECORD_SIZE};
+pub use chain::ChainWriter;
+pub use format::{End, FormatError, Header, Record, Writer, RECORD_SIZE};
 pub use play::{play_game, Adjudication, Config, GameRecord, MoveBudget};
+pub use reader::Reader;
 pub use relabel::{relabel, RelabelConfig};
 pub use stats::Stats;
 
@@ -38,6 +43,8 @@ pub struct Progress {
     pub searched: u64,
     /// Positions already in the file when this run began (a resumed run), not in its rate.
     pub resumed: u64,
+    /// Bytes of the file that hold whole games (the header included).
+    pub bytes: u64,
     /// Time since the start.
     pub elapsed: Duration,
     /// Whether the run is over (the last report).
@@ -113,10 +120,10 @@ pub fn header(cfg: &Config) -> Header {
 }
 
 /// Plays `cfg.games` games on `cfg.threads` threads and writes the header and every game's
-/// records to `out` in game order (flushed after each game). With `from` (a resumed run, its
-/// header and first games already in `out`) it plays from game `from.games` on and writes no
-/// header. `progress` is called on this thread after each game, about every `tick` in
-/// between, and once at the end.
+/// chains to `out` in game order (each game closed into a block and flushed), then the end
+/// mark. With `from` (a resumed run, its header and first games already in `out`) it plays
+/// from game `from.games` on and writes no header. `progress` is called on this thread after
+/// each game, about every `tick` in between, and once at the end.
 pub fn run(
     cfg: &Config,
     out: impl Write,
@@ -125,20 +132,22 @@ pub fn run(
     mut progress: impl FnMut(&Progress),
 ) -> io::Result<Progress> {
     let began = Instant::now();
+    let start = from.unwrap_or_default();
+    let counted = Counted { out, bytes: start.bytes };
     let mut writer = match from {
-        Some(_) => Writer::append(out),
-        None => Writer::new(out, &header(cfg))?,
+        Some(at) => ChainWriter::append(counted, at.records),
+        None => ChainWriter::new(counted, &header(cfg))?,
     };
     writer.flush()?;
-    let from = from.unwrap_or_default();
-    let next_game = AtomicU64::new(from.games);
+    let next_game = AtomicU64::new(start.games);
     let abort = AtomicBool::new(false);
     let mut state = Progress {
-        games: from.games,
+        games: start.games,
         total: cfg.games,
-        positions: from.records,
+        positions: start.records,
         searched: 0,
-        resumed: from.records,
+        resumed: start.records,
+        bytes: writer.output().bytes,
         elapsed: Duration::ZERO,
         done: false,
     };
@@ -179,25 +188,46 @@ pub fn run(
         abort.store(true, Ordering::Relaxed);
         result
     })?;
+    writer.finish()?;
     state.elapsed = began.elapsed();
     state.done = true;
     progress(&state);
     Ok(state)
 }
 
-/// Writes the waiting games that come next in game order.
-fn write_ready(
-    writer: &mut Writer<impl Write>,
+/// A writer that counts the bytes through it.
+pub(crate) struct Counted<W: Write> {
+    out: W,
+    /// Bytes written so far (with those before it, when resumed).
+    pub bytes: u64,
+}
+
+impl<W: Write> Write for Counted<W> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        let n = self.out.write(buf)?;
+        self.bytes += n as u64;
+        Ok(n)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.out.flush()
+    }
+}
+
+/// Writes the waiting games that come next in game order, each closed and flushed.
+fn write_ready<W: Write>(
+    writer: &mut ChainWriter<Counted<W>>,
     waiting: &mut BTreeMap<u64, GameRecord>,
     state: &mut Progress,
 ) -> io::Result<()> {
     while let Some(game) = waiting.remove(&state.games) {
-        for r in &game.records {
-            writer.write(r)?;
+        for (r, &kept) in game.records.iter().zip(&game.kept) {
+            writer.write(r, kept)?;
         }
         writer.flush()?;
         state.games += 1;
-        state.positions += game.records.len() as u64;
+        state.positions = writer.positions();
+        state.bytes = writer.output().bytes;
         state.searched += game.searched as u64;
     }
     Ok(())
@@ -216,6 +246,7 @@ mod progress_tests {
             positions: 3000,
             searched: 0,
             resumed,
+            bytes: 0,
             elapsed: Duration::from_secs(10),
             done: false,
         };

@@ -76,6 +76,13 @@ pub struct Config {
     pub evaluator: crate::eval::Evaluator,
 }
 
+impl GameRecord {
+    /// The kept records, in ply order.
+    pub fn kept_records(&self) -> impl Iterator<Item = &Record> {
+        self.records.iter().zip(&self.kept).filter(|(_, &k)| k).map(|(r, _)| r)
+    }
+}
+
 impl Default for Config {
     fn default() -> Self {
         Config {
@@ -100,8 +107,11 @@ pub const START_ATTEMPTS: u32 = 64;
 /// A finished game.
 #[derive(Clone, Debug)]
 pub struct GameRecord {
-    /// The kept positions, in ply order.
+    /// Every searched position, in ply order (the chained format keeps the skipped ones'
+    /// moves, so that the chain stays whole).
     pub records: Vec<Record>,
+    /// Whether each is kept (`--keep`: quiet ones, or all).
+    pub kept: Vec<bool>,
     /// Positions searched (kept or not).
     pub searched: u32,
     /// Plies the game lasted.
@@ -222,7 +232,7 @@ pub fn play_game(engine: &mut Engine, cfg: &Config, index: u64) -> GameRecord {
     let mut rng = game_rng(cfg.seed, index);
     let (mut game, first) = start(engine, cfg, &mut rng);
     let mut next = Some(first);
-    let mut records = Vec::new();
+    let (mut records, mut kept_marks, mut any_kept) = (Vec::new(), Vec::new(), false);
     let mut streaks = Streaks::default();
     let mut searched = 0;
     let (result, end) = loop {
@@ -233,14 +243,15 @@ pub fn play_game(engine: &mut Engine, cfg: &Config, index: u64) -> GameRecord {
         let (score, decisive) = stored_score(found.score);
         let mut flags = quiet_flags(&pos, best, decisive);
         let ply = game.moves().len() as u32;
-        if flags == 0 || cfg.keep_all {
-            if records.is_empty() {
-                flags |= FLAG_GAME_START;
-            }
-            let position = pos.clone();
-            let (result, end) = (GameResult::Draw, End::MaxLength); // set when the game ends
-            records.push(Record { position, score, best, ply: ply as u16, game_plies: 0, result, flags, end });
+        let kept = flags == 0 || cfg.keep_all;
+        if kept && !any_kept {
+            flags |= FLAG_GAME_START;
+            any_kept = true;
         }
+        let position = pos.clone();
+        let (result, end) = (GameResult::Draw, End::MaxLength); // set when the game ends
+        records.push(Record { position, score, best, ply: ply as u16, game_plies: 0, result, flags, end });
+        kept_marks.push(kept);
         game.play(best).expect("the search's move is legal");
         if let Some(v) = game.verdict() {
             break (v.result, End::of_rule(v.rule));
@@ -257,7 +268,7 @@ pub fn play_game(engine: &mut Engine, cfg: &Config, index: u64) -> GameRecord {
     for r in &mut records {
         (r.result, r.end, r.game_plies) = (result, end, plies);
     }
-    GameRecord { records, searched, plies, result, end }
+    GameRecord { records, kept: kept_marks, searched, plies, result, end }
 }
 
 #[cfg(test)]

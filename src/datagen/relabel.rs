@@ -5,8 +5,9 @@
 //! Each position is searched from a cleared table (no game history), so a record's new label
 //! depends only on it and the budget: the output is the same for any thread count.
 
-use super::format::{Header, Reader, Record, Writer, FLAG_BLACK_TO_MOVE, FLAG_GAME_START};
+use super::format::{Header, Record, Writer, FLAG_BLACK_TO_MOVE, FLAG_GAME_START};
 use super::play::{quiet_flags, search_after, stored_score, MoveBudget};
+use super::reader::Reader;
 use super::Progress;
 use crate::search::Engine;
 use std::collections::BTreeMap;

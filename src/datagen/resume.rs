@@ -5,7 +5,6 @@
 //! own seeds and written in game order, so the finished file has the same bytes as a run that
 //! was never stopped.
 
-use super::format::RECORD_SIZE;
 use super::{header, Config};
 use crate::board::zobrist::digest;
 use crate::eval::Evaluator;
@@ -18,17 +17,12 @@ pub struct Checkpoint {
     pub games: u64,
     /// Records those games hold.
     pub records: u64,
-}
-
-impl Checkpoint {
     /// The file's length with exactly these games in it.
-    pub fn bytes(&self) -> u64 {
-        (self.records + 1) * RECORD_SIZE as u64 // a header is one record long
-    }
+    pub bytes: u64,
 }
 
 /// The first line of a resume file.
-const MAGIC: &str = "chuhe datagen resume 1";
+const MAGIC: &str = "chuhe datagen resume 2";
 
 /// The resume file of the data file `out`.
 pub fn path_of(out: &str) -> PathBuf {
@@ -60,7 +54,10 @@ pub fn fingerprint(cfg: &Config) -> u64 {
 /// the old one, so a kill leaves the old or the new, never half of one).
 pub fn save(path: &Path, fingerprint: u64, at: Checkpoint) -> std::io::Result<()> {
     let tmp = path.with_extension("resume.tmp");
-    let text = format!("{MAGIC}\nsettings {fingerprint:016x}\ngames {}\nrecords {}\n", at.games, at.records);
+    let text = format!(
+        "{MAGIC}\nsettings {fingerprint:016x}\ngames {}\nrecords {}\nbytes {}\n",
+        at.games, at.records, at.bytes
+    );
     std::fs::write(&tmp, text)?;
     std::fs::rename(&tmp, path)
 }
@@ -83,7 +80,8 @@ pub fn load(path: &Path, fingerprint: u64) -> Result<Option<Checkpoint>, String>
         value.and_then(|v| u64::from_str_radix(v, if hex { 16 } else { 10 }).ok()).ok_or_else(bad)
     };
     let settings = field("settings", true)?;
-    let at = Checkpoint { games: field("games", false)?, records: field("records", false)? };
+    let at =
+        Checkpoint { games: field("games", false)?, records: field("records", false)?, bytes: field("bytes", false)? };
     if settings != fingerprint {
         return Err(format!(
             "'{}' holds an unfinished run with other settings: run it with the same flags to finish it, \
@@ -107,15 +105,14 @@ pub fn open(out: &str, at: Option<Checkpoint>) -> Result<std::fs::File, String> 
         .open(out)
         .map_err(|e| format!("cannot open '{out}' to resume it: {e}"))?;
     let len = file.metadata().map_err(|e| format!("'{out}': {e}"))?.len();
-    if len < at.bytes() {
+    if len < at.bytes {
         return Err(format!(
             "'{out}' has {len} bytes but its resume file counts {} games in {} bytes: not the same run \
              (delete '{out}.resume' to start afresh)",
-            at.games,
-            at.bytes()
+            at.games, at.bytes
         ));
     }
-    file.set_len(at.bytes()).map_err(|e| format!("cannot cut '{out}' back to byte {}: {e}", at.bytes()))?;
+    file.set_len(at.bytes).map_err(|e| format!("cannot cut '{out}' back to byte {}: {e}", at.bytes))?;
     let mut file = file;
     std::io::Seek::seek(&mut file, std::io::SeekFrom::End(0)).map_err(|e| format!("'{out}': {e}"))?;
     Ok(file)
@@ -130,7 +127,7 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("chuhe-resume-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join("d.bin.resume");
-        let at = Checkpoint { games: 7, records: 901 };
+        let at = Checkpoint { games: 7, records: 901, bytes: 2345 };
         save(&path, 42, at).unwrap();
         assert_eq!(load(&path, 42), Ok(Some(at)));
         assert!(load(&path, 43).unwrap_err().contains("other settings"));

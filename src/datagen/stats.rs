@@ -1,7 +1,8 @@
 //! `chuhe datagen --stats`: what a set of data files holds (counts, results, endings, score
 //! histogram, game length, bytes per position, and how well the scores predict the results).
 
-use super::format::{End, Reader, Record, FLAG_BLACK_TO_MOVE, FLAG_GAME_START, FLAG_NOT_QUIET};
+use super::format::{End, Record, FLAG_BLACK_TO_MOVE, FLAG_GAME_START, FLAG_NOT_QUIET};
+use super::reader::Reader;
 use crate::rules::GameResult;
 use std::fmt::Write;
 

@@ -1,0 +1,41 @@
+//! Reading training data: records a second from the chained format (version 2) and from
+//! the 40-byte one (version 1), the same games in both. `cargo bench --bench datagen`.
+
+use chuhe::datagen::{play_game, ChainWriter, Config, MoveBudget, Reader, Writer};
+use chuhe::eval::Evaluator;
+use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+
+/// Self-play games at a small budget, every searched position kept, in both versions.
+fn data() -> (Vec<u8>, Vec<u8>, u64) {
+    let cfg =
+        Config { budget: MoveBudget::Nodes(300), keep_all: true, evaluator: Evaluator::Hand, ..Config::default() };
+    let header = chuhe::datagen::header(&cfg);
+    let mut engine = chuhe::search::Engine::new();
+    engine.set_threads(1);
+    engine.set_evaluator(cfg.evaluator.clone());
+    let (mut v1, mut v2) = (Writer::new(Vec::new(), &header).unwrap(), ChainWriter::new(Vec::new(), &header).unwrap());
+    let mut n = 0;
+    for i in 0..24 {
+        let game = play_game(&mut engine, &cfg, i);
+        for r in game.kept_records() {
+            v1.write(r).unwrap();
+            v2.write(r, true).unwrap();
+            n += 1;
+        }
+        v2.flush().unwrap();
+    }
+    (v1.into_inner(), v2.finish().unwrap(), n)
+}
+
+fn read(c: &mut Criterion) {
+    let (v1, v2, n) = data();
+    let mut g = c.benchmark_group("read");
+    g.throughput(Throughput::Elements(n));
+    for (name, bytes) in [("chained", &v2), ("fixed", &v1)] {
+        g.bench_function(name, |b| b.iter(|| Reader::new(&bytes[..]).map(|r| r.unwrap().score as i64).sum::<i64>()));
+    }
+    g.finish();
+}
+
+criterion_group!(benches, read);
+criterion_main!(benches);
