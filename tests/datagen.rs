@@ -283,3 +283,48 @@ fn a_resume_file_of_other_settings_or_a_short_file_is_refused() {
     assert!(err.contains("is not a datagen resume file"), "{err}");
     std::fs::remove_file(&resume).unwrap();
 }
+
+#[test]
+fn a_data_directory_is_checked_against_its_manifest() {
+    let dir = temp("manifest-dir");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let part = dir.join("r1-a.bin");
+    std::fs::write(&part, generate("manifest-part.bin", &["--seed", "31", "--keep", "all"])).unwrap();
+    let d = dir.to_str().unwrap();
+    // --stats prints the part's figures; a manifest line made of them checks.
+    let run = chuhe(&["datagen", "--stats", part.to_str().unwrap()]);
+    assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+    let out = String::from_utf8_lossy(&run.stdout).into_owned();
+    let line = out.lines().find_map(|l| l.trim().strip_prefix(&format!("part {}: ", part.display()))).expect(&out);
+    let f: Vec<&str> = line.split(' ').collect(); // games G positions P bytes B crc32 X
+    let (games, positions, bytes, crc) = (f[1], f[3], f[5], f[7]);
+    assert_eq!(bytes.parse::<u64>().unwrap(), std::fs::metadata(&part).unwrap().len());
+    let manifest = |positions: &str| {
+        let row = ["r1-a.bin", "abc1234", "1296625", "hand", "31", "400", "none", games, positions, bytes, crc];
+        format!(
+            "# test\npart\tcommit\tbench\tnet\tseed\tnodes\topenings\tgames\tpositions\tbytes\tcrc32\n{}\n",
+            row.join("\t")
+        )
+    };
+    std::fs::write(dir.join("manifest.tsv"), manifest(positions)).unwrap();
+    let run = chuhe(&["datagen", "--stats", d]);
+    assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+    assert!(String::from_utf8_lossy(&run.stdout).contains(&format!("positions {positions} ")));
+    // A line that does not match, a part changed, an unlisted file: one line, status 2.
+    let refused = |what: &str| {
+        let run = chuhe(&["datagen", "--stats", d]);
+        let err = String::from_utf8_lossy(&run.stderr).into_owned();
+        assert_eq!((run.status.code(), err.lines().count()), (Some(2), 1), "{what}: {err}");
+        err
+    };
+    std::fs::write(dir.join("manifest.tsv"), manifest("1")).unwrap();
+    assert!(refused("positions").contains("its manifest line says 1"));
+    std::fs::write(dir.join("manifest.tsv"), manifest(positions)).unwrap();
+    let good = std::fs::read(&part).unwrap();
+    std::fs::write(&part, &good[..good.len() - 13]).unwrap();
+    assert!(refused("cut").contains("no end mark at byte"));
+    std::fs::write(&part, &good).unwrap();
+    std::fs::write(dir.join("stray.bin"), &good).unwrap();
+    assert!(refused("unlisted").contains("is not listed"));
+}

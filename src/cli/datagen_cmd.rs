@@ -20,7 +20,7 @@ usage:
                 [--random-plies K] [--openings FILE|builtin] [--keep quiet|all]
                 [--max-start-score CP] [--max-plies N] [--hash MB] [--eval hand|nnue]
                 [--evalfile NET]
-  chuhe datagen --stats FILE...
+  chuhe datagen --stats FILE|DIR...
   chuhe datagen --relabel FILE... --out FILE [--nodes N | --depth D] [--threads T]
                 [--hash MB] [--eval hand|nnue] [--evalfile NET] [--limit N]
   chuhe datagen --convert FILE... --out FILE [--version 1|2]
@@ -43,8 +43,9 @@ options (--name VALUE or --name=VALUE):
   --eval hand|nnue         the evaluation the games are played with: the hand-written one or
                            the embedded network (default: the engine's, UseNNUE's default)
   --evalfile NET           play with this net file instead of the embedded one
-  --stats FILE...          what data files hold: positions, results, endings, score histogram,
-                           how the scores predict the results (calibration, K)
+  --stats FILE|DIR...      what data files hold: positions, results, endings, score histogram,
+                           how the scores predict the results (calibration, K); a directory
+                           is the parts its manifest.tsv lists, each checked against its line
   --relabel FILE...        score these files' positions again, each by a fresh search to
                            --nodes/--depth (no history, cleared table; the same output for any
                            --threads); positions, results and game marks are kept

@@ -10,6 +10,7 @@
 pub mod chain;
 pub mod convert;
 pub mod format;
+pub mod manifest;
 pub mod play;
 pub mod reader;
 pub mod relabel;
@@ -68,7 +69,7 @@ pub const VALIDATION_EVERY: u64 = 10;
 pub fn read_quiet(paths: &[String], limit: usize, mut keep: impl FnMut(&Record, bool)) -> Result<u64, String> {
     use format::{FLAG_DECISIVE, FLAG_GAME_START, FLAG_IN_CHECK, FLAG_NOT_QUIET};
     let (mut game, mut kept, mut skipped) = (0u64, 0usize, 0u64);
-    for path in paths {
+    for path in &manifest::files_of(paths)? {
         let file = std::fs::File::open(path).map_err(|e| format!("cannot open '{path}': {e}"))?;
         for item in Reader::new(io::BufReader::with_capacity(1 << 20, file)) {
             let r = item.map_err(|e| format!("{path}: {e}"))?;

@@ -59,6 +59,11 @@ impl<R: Read> Reader<R> {
         &self.headers
     }
 
+    /// The input.
+    pub fn input(&self) -> &R {
+        &self.input
+    }
+
     /// Bytes read so far.
     pub fn offset(&self) -> u64 {
         self.offset

@@ -2,6 +2,7 @@
 //! histogram, game length, bytes per position, and how well the scores predict the results).
 
 use super::format::{End, Record, FLAG_BLACK_TO_MOVE, FLAG_GAME_START, FLAG_NOT_QUIET};
+use super::manifest::{self, Measured};
 use super::reader::Reader;
 use crate::rules::GameResult;
 use std::fmt::Write;
@@ -16,6 +17,8 @@ pub struct Stats {
     pub files: u64,
     /// Headers read.
     pub headers: u64,
+    /// Each file read, with its games, positions, bytes and CRC-32 (a manifest line's fields).
+    pub parts: Vec<(String, Measured)>,
     /// Bytes read.
     pub bytes: u64,
     /// Records read.
@@ -107,6 +110,13 @@ impl Stats {
         let per = self.bytes as f64 / self.records.max(1) as f64;
         let _ = writeln!(out, "files {}  headers {}  bytes {}", self.files, self.headers, self.bytes);
         let _ = writeln!(out, "positions {}  bytes/position {per:.2}", self.records);
+        for (path, m) in &self.parts {
+            let _ = writeln!(
+                out,
+                "  part {path}: games {} positions {} bytes {} crc32 {:08x}",
+                m.games, m.positions, m.bytes, m.crc32
+            );
+        }
         let _ = writeln!(out, "positions by result: {}", split(&self.results, self.records));
         let _ = writeln!(
             out,
@@ -140,19 +150,44 @@ impl Stats {
 }
 
 impl Stats {
-    /// Reads every record of the files at `paths`; an error names the file.
+    /// Reads every record of the files at `paths` (a directory: the parts its manifest lists,
+    /// in order), holding each file against its manifest line when a manifest is beside it;
+    /// an error names the file. Each file's games, positions, bytes and CRC-32 go to `parts`.
     pub fn of_files(paths: &[String]) -> Result<Stats, String> {
         let mut stats = Stats::default();
-        for path in paths {
-            let file = std::fs::File::open(path).map_err(|e| format!("{path}: {e}"))?;
-            let mut reader = Reader::new(std::io::BufReader::new(file));
+        for path in manifest::files_of(paths)? {
+            let file = std::fs::File::open(&path).map_err(|e| format!("{path}: {e}"))?;
+            let mut reader = Reader::new(CrcRead { inner: std::io::BufReader::new(file), crc: 0 });
+            let before = (stats.games, stats.records);
             for record in reader.by_ref() {
                 stats.add(&record.map_err(|e| format!("{path}: {e}"))?);
             }
+            let measured = Measured {
+                games: stats.games - before.0,
+                positions: stats.records - before.1,
+                bytes: reader.offset(),
+                crc32: reader.input().crc,
+            };
+            manifest::check(std::path::Path::new(&path), &measured)?;
             stats.files += 1;
             stats.headers += reader.headers().len() as u64;
             stats.bytes += reader.offset();
+            stats.parts.push((path, measured));
         }
         Ok(stats)
+    }
+}
+
+/// A reader that keeps the CRC-32 of the bytes through it.
+struct CrcRead<R> {
+    inner: R,
+    crc: u32,
+}
+
+impl<R: std::io::Read> std::io::Read for CrcRead<R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.crc = super::chain::crc32(self.crc, &buf[..n]);
+        Ok(n)
     }
 }
