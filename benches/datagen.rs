@@ -1,5 +1,6 @@
 //! Reading training data: records a second from the chained format (version 2) and from
-//! the 40-byte one (version 1), the same games in both. `cargo bench --bench datagen`.
+//! the 40-byte one (version 1), the same games in both; and the first committed part of
+//! `data/` when there is one. `cargo bench --bench datagen`.
 
 use chuhe::datagen::{play_game, ChainWriter, Config, MoveBudget, Reader, Writer};
 use chuhe::eval::Evaluator;
@@ -34,6 +35,17 @@ fn read(c: &mut Criterion) {
     for (name, bytes) in [("chained", &v2), ("fixed", &v1)] {
         g.bench_function(name, |b| b.iter(|| Reader::new(&bytes[..]).map(|r| r.unwrap().score as i64).sum::<i64>()));
     }
+    g.finish();
+    // The committed data, when the checkout has it: real games at 8,000 nodes a move.
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("data");
+    let Ok(parts) = chuhe::datagen::manifest::parts_of(&dir) else { return };
+    let Some(bytes) = parts.first().and_then(|p| std::fs::read(p).ok()) else { return };
+    let n = Reader::new(&bytes[..]).count() as u64;
+    let mut g = c.benchmark_group("read-data");
+    g.throughput(Throughput::Elements(n)).sample_size(10);
+    g.bench_function("first-part", |b| {
+        b.iter(|| Reader::new(&bytes[..]).map(|r| r.unwrap().score as i64).sum::<i64>())
+    });
     g.finish();
 }
 

@@ -328,3 +328,22 @@ fn a_data_directory_is_checked_against_its_manifest() {
     std::fs::write(dir.join("stray.bin"), &good).unwrap();
     assert!(refused("unlisted").contains("is not listed"));
 }
+
+#[test]
+fn the_committed_data_matches_its_manifest() {
+    let data = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("data");
+    if !data.join("manifest.tsv").is_file() {
+        eprintln!("skipped: no data/manifest.tsv (a clone without data/)");
+        return;
+    }
+    let run = chuhe(&["datagen", "--stats", data.to_str().unwrap()]);
+    let (out, err) = (String::from_utf8_lossy(&run.stdout), String::from_utf8_lossy(&run.stderr));
+    assert!(run.status.success(), "{err}");
+    // Every part chained (version 2) and within the 20 MB a part may hold.
+    for line in out.lines().filter_map(|l| l.trim().strip_prefix("part ")) {
+        let path = line.split(": ").next().unwrap();
+        let bytes = std::fs::read(path).unwrap();
+        assert_eq!(u16::from_le_bytes([bytes[8], bytes[9]]), 2, "{path} is chained");
+        assert!(bytes.len() <= 20 << 20, "{path}: {} bytes", bytes.len());
+    }
+}

@@ -258,10 +258,7 @@ struct Ply {
 /// Whether `b` is the ply after `a` in the same game: the next ply, the same game fields, and
 /// `b`'s position is `a`'s with `a`'s best move made (placement, side and clock).
 fn continues(a: &Record, b: &Record) -> bool {
-    if a.ply.checked_add(1) != Some(b.ply)
-        || (a.game_plies, a.result, a.end) != (b.game_plies, b.result, b.end)
-        || b.flags & FLAG_GAME_START != 0
-    {
+    if a.ply.checked_add(1) != Some(b.ply) || (a.game_plies, a.result, a.end) != (b.game_plies, b.result, b.end) {
         return false;
     }
     let mut next = a.position.clone();
@@ -390,7 +387,9 @@ impl<W: Write> ChainWriter<W> {
     /// stored, to keep the chain whole). A record that does not continue the open chain
     /// starts a new one.
     pub fn write(&mut self, record: &Record, kept: bool) -> io::Result<()> {
-        if self.chain.last().is_some_and(|last| !continues(&last.record, record)) {
+        // A game's start mark belongs on a chain's first kept record.
+        let starts = kept && record.flags & FLAG_GAME_START != 0 && self.chain.iter().any(|p| p.kept);
+        if self.chain.last().is_some_and(|last| starts || !continues(&last.record, record)) {
             self.close_chain()?;
         }
         self.chain.push(Ply { record: record.clone(), kept });
