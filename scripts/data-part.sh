@@ -16,7 +16,8 @@ shift 2
 DEST="$ROOT/data/$PART"
 [ ! -e "$DEST" ] || { echo "data-part: $DEST exists (parts are never rewritten)" >&2; exit 2; }
 mkdir -p "$ROOT/data"
-"$CHUHE" datagen --convert "$RUN" --out "$DEST" --version 2
+# A stopped run (killed, or still going) is taken to its last whole game.
+"$CHUHE" datagen --convert "$RUN" --out "$DEST" --version 2 --unfinished
 SIZE=$(stat -c %s "$DEST")
 [ "$SIZE" -le $((20 * 1024 * 1024)) ] || { echo "data-part: $DEST is $SIZE bytes, over 20 MB: split the run" >&2; rm "$DEST"; exit 2; }
 if [ ! -f "$ROOT/data/manifest.tsv" ]; then

@@ -23,7 +23,7 @@ usage:
   chuhe datagen --stats FILE|DIR...
   chuhe datagen --relabel FILE... --out FILE [--nodes N | --depth D] [--threads T]
                 [--hash MB] [--eval hand|nnue] [--evalfile NET] [--limit N]
-  chuhe datagen --convert FILE... --out FILE [--version 1|2]
+  chuhe datagen --convert FILE... --out FILE [--version 1|2] [--unfinished]
 
 options (--name VALUE or --name=VALUE):
   --out FILE               the data file (required): created, or, after a stopped run of the
@@ -53,6 +53,8 @@ options (--name VALUE or --name=VALUE):
   --convert FILE...        rewrite data files (either version) in --version 1 (40 bytes a
                            position) or 2 (chained, about 2 bytes a position; default 2),
                            every record and header kept
+  --unfinished             with --convert: take a stopped run (no end mark, a last block
+                           or record cut), its whole games
 
 Writes the chained format (version 2, docs/datagen.md; --relabel writes version 1); every
 reader takes both; progress on stderr.
@@ -156,7 +158,7 @@ fn convert(inputs: &[String], rest: &[String]) -> Result<(), String> {
     if inputs.is_empty() {
         return Err("--convert needs at least one FILE".into());
     }
-    let a = Args::parse(rest, &["out", "version"], &[])?;
+    let a = Args::parse(rest, &["out", "version"], &["unfinished"])?;
     let out = a.value("out").ok_or("--convert needs --out FILE")?.to_string();
     if inputs.contains(&out) {
         return Err(format!("--out '{out}' is also an input"));
@@ -167,8 +169,12 @@ fn convert(inputs: &[String], rest: &[String]) -> Result<(), String> {
     }
     let file = std::fs::File::create(&out).map_err(|e| format!("cannot create '{out}': {e}"))?;
     let began = Instant::now();
-    let done = datagen::convert::convert(inputs, std::io::BufWriter::new(file), version)
+    let unfinished = a.flag("unfinished");
+    let done = datagen::convert::convert(inputs, std::io::BufWriter::new(file), version, unfinished)
         .map_err(|e| format!("'{out}': {e}"))?;
+    if done.dropped > 0 {
+        eprintln!("datagen: dropped the last {} bytes, an unfinished block or record", done.dropped);
+    }
     let bytes = std::fs::metadata(&out).map(|m| m.len()).unwrap_or(0);
     eprintln!(
         "datagen: wrote '{out}' (version {version}): {} positions, {} headers, {bytes} bytes ({:.2} a position) in {:.1} s",

@@ -738,8 +738,9 @@ mod tests {
         let input = dir.join("v1.bin").to_string_lossy().into_owned();
         std::fs::write(&input, &v1).unwrap();
         let mut v2 = Vec::new();
-        let done = crate::datagen::convert::convert(std::slice::from_ref(&input), &mut v2, VERSION).unwrap();
-        assert_eq!(done, crate::datagen::convert::Converted { records: (quiet.len() + all.len()) as u64, headers: 2 });
+        let done = crate::datagen::convert::convert(std::slice::from_ref(&input), &mut v2, VERSION, false).unwrap();
+        assert_eq!(done.records, (quiet.len() + all.len()) as u64);
+        assert_eq!(done.headers, 2);
         let back: Vec<u8> = read(&v2).unwrap().iter().map(|r| r.encode()).collect::<Vec<_>>().concat();
         let records_v1: Vec<u8> = v1.chunks(40).filter(|b| b[11] != 0xFF).flatten().copied().collect();
         assert_eq!(back, records_v1, "every field of every record");
@@ -749,7 +750,7 @@ mod tests {
         let chained_path = dir.join("v2.bin").to_string_lossy().into_owned();
         std::fs::write(&chained_path, &v2).unwrap();
         let mut again = Vec::new();
-        crate::datagen::convert::convert(&[chained_path], &mut again, 1).unwrap();
+        crate::datagen::convert::convert(&[chained_path], &mut again, 1, false).unwrap();
         assert_eq!(again, v1, "and back to version 1, byte for byte");
         std::fs::remove_dir_all(&dir).unwrap();
         // Whole games chain: about 2 bytes a position.
@@ -813,6 +814,18 @@ mod tests {
         let err = read(cut).unwrap_err();
         assert_eq!(err, crate::datagen::FormatError::Unfinished(cut.len() as u64));
         assert!(err.to_string().contains("no end mark at byte"), "{err}");
+        // A stopped run is read to its last whole block when asked, and the rest dropped.
+        let stopped = |bytes: &[u8]| {
+            let mut reader = Reader::new(bytes).unfinished_ok();
+            let n = reader.by_ref().map(|r| r.unwrap()).count();
+            (n, reader.dropped())
+        };
+        let first = kept(&g[..1]).len();
+        assert_eq!(stopped(cut), (first, 0));
+        assert_eq!(stopped(&bytes[..one.len() - END_SIZE + 20]), (first, 20));
+        let mut damaged = bytes.clone();
+        damaged[60] ^= 0x10; // inside the first block
+        assert!(Reader::new(&damaged[..one.len() + 1]).unfinished_ok().any(|r| r.is_err()), "damage stays an error");
     }
 
     #[test]

@@ -13,6 +13,8 @@ pub struct Converted {
     pub records: u64,
     /// Headers (segments).
     pub headers: u64,
+    /// Bytes of unfinished last blocks or records dropped (`unfinished`).
+    pub dropped: u64,
 }
 
 /// The output of either version, one segment at a time.
@@ -50,8 +52,9 @@ impl<W: Write> Out<W> {
 }
 
 /// Reads `inputs` in order and writes their headers and records to `out` in `version` (1 or
-/// 2). A chained output keeps every input header as a segment of its own.
-pub fn convert(inputs: &[String], out: impl Write, version: u16) -> Result<Converted, String> {
+/// 2). A chained output keeps every input header as a segment of its own. With `unfinished`,
+/// an input may be a stopped run (`Reader::unfinished_ok`).
+pub fn convert(inputs: &[String], out: impl Write, version: u16, unfinished: bool) -> Result<Converted, String> {
     if version != FIXED && version != CHAINED {
         return Err(format!("version {version}: this build writes {FIXED} and {CHAINED}"));
     }
@@ -61,6 +64,9 @@ pub fn convert(inputs: &[String], out: impl Write, version: u16) -> Result<Conve
     for path in inputs {
         let file = std::fs::File::open(path).map_err(|e| format!("cannot open '{path}': {e}"))?;
         let mut reader = Reader::new(io::BufReader::with_capacity(1 << 20, file));
+        if unfinished {
+            reader = reader.unfinished_ok();
+        }
         let mut seen = 0;
         loop {
             let item = reader.next();
@@ -79,6 +85,7 @@ pub fn convert(inputs: &[String], out: impl Write, version: u16) -> Result<Conve
             }
             done.records += 1;
         }
+        done.dropped += reader.dropped();
     }
     out.close().map_err(write_err)?.flush().map_err(write_err)?;
     Ok(done)

@@ -35,6 +35,10 @@ pub struct Reader<R: Read> {
     block_read: u32,
     /// Positions of the chained segment being read.
     segment_positions: u64,
+    /// Whether a stream may stop without its end mark, or inside its last block or record.
+    unfinished_ok: bool,
+    /// Bytes of a last block or record left unread that way.
+    dropped: u64,
 }
 
 impl<R: Read> Reader<R> {
@@ -51,7 +55,21 @@ impl<R: Read> Reader<R> {
             block_claims: 0,
             block_read: 0,
             segment_positions: 0,
+            unfinished_ok: false,
+            dropped: 0,
         }
+    }
+
+    /// A reader that takes a run stopped before its end (a killed datagen run): the stream
+    /// may end without an end mark, or inside its last block or record, which is dropped.
+    pub fn unfinished_ok(mut self) -> Reader<R> {
+        self.unfinished_ok = true;
+        self
+    }
+
+    /// Bytes of an unfinished last block or record that were dropped (`unfinished_ok`).
+    pub fn dropped(&self) -> u64 {
+        self.dropped
     }
 
     /// The headers read so far.
@@ -207,7 +225,18 @@ impl<R: Read> Iterator for Reader<R> {
         if self.failed {
             return None;
         }
-        let item = self.next_record().transpose();
+        let mut item = self.next_record().transpose();
+        if self.unfinished_ok {
+            // Only at the end of the input: the same errors elsewhere stay errors.
+            match item {
+                Some(Err(FormatError::Unfinished(_))) => item = None,
+                Some(Err(FormatError::Truncated(_, n))) => {
+                    self.dropped = n as u64;
+                    item = None;
+                }
+                _ => {}
+            }
+        }
         self.failed = matches!(item, Some(Err(_)));
         item
     }
