@@ -388,7 +388,7 @@ def search(engine, fen, depth):
             time.sleep(0.02)
         elif action["action"] == "info_move":
             infos.append(action)
-        elif action["action"] != "info":
+        elif action["action"] in ("bestmove", "dead", "draw"):
             return infos, action, time.time() - start
     return infos, None, time.time() - start
 

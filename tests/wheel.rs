@@ -10,6 +10,7 @@
 //! own, a few minutes on two cores; kept in `target/tmp/wheel-target` for the next run) and
 //! every step after it are checked by their outcome only, never by how long they take.
 
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
@@ -84,7 +85,8 @@ fn the_wheel_puts_a_working_chuhe_on_the_venvs_path() {
             panic!("CHUHE_WHEEL_TEST=require, but {why}")
         }
         Err(why) => {
-            println!("skipped: the wheel test: {why} (pip install maturin ziglang)");
+            // Straight to stderr, past the test harness's capture, so that the line shows.
+            let _ = writeln!(std::io::stderr(), "skipped: the wheel test: {why} (pip install maturin ziglang)");
             return;
         }
     };
@@ -137,7 +139,7 @@ fn the_wheel_puts_a_working_chuhe_on_the_venvs_path() {
         .stderr(Stdio::piped())
         .spawn()
         .expect("start chuhe from the venv");
-    std::io::Write::write_all(engine.stdin.as_mut().unwrap(), b"ucci\nisready\nquit\n").unwrap();
+    engine.stdin.as_mut().unwrap().write_all(b"ucci\nisready\nquit\n").unwrap();
     let out = engine.wait_with_output().unwrap();
     assert!(out.status.success(), "{:?}", out.status);
     let lines: Vec<String> = String::from_utf8_lossy(&out.stdout).lines().map(str::to_string).collect();
@@ -165,6 +167,6 @@ fn the_wheel_puts_a_working_chuhe_on_the_venvs_path() {
     assert_eq!(have[0], want[0]);
     assert!(have[1].starts_with(want[1]), "summary {:?}", have[1]);
     assert_eq!(have[2], want[2]);
-    println!("built, installed and ran {name}");
+    let _ = writeln!(std::io::stderr(), "the wheel test: built, installed and ran {name}");
     let _ = std::fs::remove_dir_all(&work);
 }
