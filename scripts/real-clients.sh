@@ -420,6 +420,7 @@ for load in ("load_ucci", "load_uci"):
     manager.quit()
 
 print(f"cchess: {'all checks passed' if not failures else str(len(failures)) + ' failed: ' + '; '.join(failures)}")
+sys.exit(1 if failures else 0)
 EOF
     tee "$WORK/cchess.txt"
     local errors
@@ -438,7 +439,7 @@ run_xiangqibench() {
     PIKAFISH_PATH="$CHUHE" XQB_DEPTH="$XQB_DEPTH" nice -n "$NICE" "$WORK/venv/bin/python" - <<'EOF' 2>&1 |
 # The benchmark's own classes, as its runner builds them: one PikafishEngine (depth 18,
 # Threads 1, Hash 256, a fresh ucinewgame per position) for every search.
-import os, time
+import os, sys, time
 import cchess
 from xiangqibench.cases import load_cases
 from xiangqibench.defender import PikafishDefender, PikafishEngine
@@ -480,6 +481,8 @@ print(f"defender replies after each first winning move: {len(cases) - len(fallba
       f"{len(fallbacks)} by the fallback or none")
 for line in fallbacks:
     print(f"  {line}")
+# A search over the benchmark's limit, or a position the engine did not answer for, fails.
+sys.exit(1 if slowest > limit or fallbacks else 0)
 EOF
         tee "$WORK/xiangqibench.txt"
 }
