@@ -1,5 +1,15 @@
 #!/usr/bin/env bash
-# Runs the two PyPI programs written around Pikafish with Chuhe as their engine, for real:
+# Runs the PyPI programs written around Pikafish and UCCI engines with Chuhe as their engine,
+# for real:
+#   cchess 1.25.5 (a rules library with engine wrappers): its UcciEngine and UciEngine, each
+#     loaded as `UcciEngine().load(path)`, a depth-limited search from the start position and
+#     a mate search, with its own parse of every `info` and the `bestmove`; and its
+#     EngineManager (load_ucci, load_uci, run_engine);
+#   xiangqibench 0.1.1 (a benchmark whose defender is "Pikafish", found by PIKAFISH_PATH):
+#     `xiangqibench doctor`, then its PikafishEngine at its fixed `go depth 18` on each of its
+#     119 composed positions (each search's time against its own limit, max(60, 8 x depth) =
+#     144 s, the mate found against the case's length) and its PikafishDefender's reply after
+#     each case's first winning move (the engine's move, or its fallback);
 #   pikafish-terminal 0.0.8 (a terminal game), driven in tmux: a typed move, the engine's
 #     reply at --depth 4 (with the score display on, then off), hints, an illegal move;
 #   Xiangqi Lab 1.2.0 (a Tk desktop app), on a virtual display (Xvfb): its engine check
@@ -11,11 +21,12 @@
 # The build and the install run under `nice -n 19`, the clients and the engine under
 # `nice -n $NICE`; the engine's traffic is logged with times.
 #
-# usage: scripts/real-clients.sh [all|pikafish-terminal|xiangqilab]
+# usage: scripts/real-clients.sh [all|cchess|xiangqibench|pikafish-terminal|xiangqilab]
 # env:   CHUHE  the engine (default: target/release/chuhe, built if missing)
 #        PYTHON the interpreter for the clients (default: python3.13, else pyenv's 3.13)
 #        WORK   scratch directory (default: /tmp/chuhe-real-clients; emptied first)
 #        SHOTS  where the screenshots go (default: docs/images)
+#        XQB_DEPTH  xiangqibench's search depth (default 18, its own)
 #        XQL_DEPTH, XQL_SECONDS  Xiangqi Lab's search depth and time (default 5 and 5: the
 #               smallest its settings dialog offers)
 #        XQL_MAX_PLIES  give up the AI-vs-AI game after this many plies (default 600)
@@ -30,6 +41,7 @@ CHUHE="${CHUHE:-$ROOT/target/release/chuhe}"
 WORK="${WORK:-/tmp/chuhe-real-clients}"
 SHOTS="${SHOTS:-$ROOT/docs/images}"
 XQL_DEPTH="${XQL_DEPTH:-5}"
+XQB_DEPTH="${XQB_DEPTH:-18}"
 XQL_SECONDS="${XQL_SECONDS:-5}"
 XQL_MAX_PLIES="${XQL_MAX_PLIES:-600}"
 NICE="${NICE:-5}"
@@ -37,7 +49,8 @@ NICE="${NICE:-5}"
 say() { printf '== %s\n' "$*"; }
 die() { printf 'real-clients: %s\n' "$*" >&2; exit 1; }
 
-case "$WHAT" in all | pikafish-terminal | xiangqilab) ;; *) die "usage: $0 [all|pikafish-terminal|xiangqilab]" ;; esac
+case "$WHAT" in all | cchess | xiangqibench | pikafish-terminal | xiangqilab) ;;
+    *) die "usage: $0 [all|cchess|xiangqibench|pikafish-terminal|xiangqilab]" ;; esac
 
 if [ ! -x "$CHUHE" ]; then
     say "building $CHUHE"
@@ -58,21 +71,25 @@ else
     [ -n "${PYTHON:-}" ] || die "no Python 3.13+ with tkinter found; set PYTHON (pyenv install 3.13, with tk-dev installed first)"
 fi
 
-# A virtual environment already holding both clients at these versions is kept; the rest of
+# A virtual environment already holding the clients at these versions is kept; the rest of
 # $WORK is emptied.
+CLIENTS="xiangqilab==1.2.0 pikafish-terminal==0.0.8 cchess==1.25.5 xiangqibench==0.1.1"
 installed() {
-    "$WORK/venv/bin/python" -c 'from importlib.metadata import version as v
-assert v("xiangqilab") == "1.2.0" and v("pikafish-terminal") == "0.0.8"' >/dev/null 2>&1
+    "$WORK/venv/bin/python" - $CLIENTS <<'EOF' >/dev/null 2>&1
+import sys
+from importlib.metadata import version
+assert all(version(n) == v for n, v in (a.split("==") for a in sys.argv[1:]))
+EOF
 }
 mkdir -p "$WORK" "$SHOTS"
 find "$WORK" -mindepth 1 -maxdepth 1 ! -name venv -exec rm -rf {} +
 if installed; then
-    say "virtual environment in $WORK/venv (kept: it has both clients)"
+    say "virtual environment in $WORK/venv (kept: it has the clients)"
 else
     say "virtual environment in $WORK/venv (pip install from PyPI)"
     rm -rf "$WORK/venv"
     nice -n 19 "$PYTHON" -m venv "$WORK/venv"
-    nice -n 19 "$WORK/venv/bin/pip" install -q xiangqilab==1.2.0 pikafish-terminal==0.0.8
+    nice -n 19 "$WORK/venv/bin/pip" install -q $CLIENTS
 fi
 
 # The engine as the clients start it, with what they send ("> ") and what it answers ("< ")
@@ -341,8 +358,139 @@ EOF
     say "Xiangqi Lab: engine lines with 'error' in $CHUHE_LOG: $errors"
 }
 
+# ------------------------------------------------------------------------------------------
+# cchess: its engine wrappers, as a program built on it drives them
+
+run_cchess() {
+    say "cchess: UcciEngine and UciEngine, UcciEngine().load(path), go depth 10 and a mate in 2"
+    CHUHE_LOG="$WORK/cchess-engine.log" nice -n "$NICE" "$WORK/venv/bin/python" - "$WORK/chuhe-logged" <<'EOF' 2>&1 |
+# Each wrapper as cchess's own EngineManager uses it: load, wait_for_ready, go_from, then
+# get_action until the bestmove; what it parsed out of each line is checked.
+import sys, time
+import cchess
+from cchess.engine import EngineManager, FenCache, UcciEngine, UciEngine
+
+path = sys.argv[1]
+MATE = "3k1p3/4P4/9/9/6CCR/3n4c/2Pn5/8B/5p3/4K4 w - - 0 1"  # Red mates in 2, by g5g9 or h5h9 (xiangqibench's 3-ply case)
+failures = []
+
+def check(ok, what):
+    print(f"  [{'ok' if ok else 'FAIL'}] {what}")
+    if not ok:
+        failures.append(what)
+
+def search(engine, fen, depth):
+    engine.go_from(fen, {"depth": depth})
+    infos, start = [], time.time()
+    while time.time() - start < 120:
+        action = engine.get_action()
+        if action is None:
+            time.sleep(0.02)
+        elif action["action"] == "info_move":
+            infos.append(action)
+        elif action["action"] in ("bestmove", "dead", "draw"):
+            return infos, action, time.time() - start
+    return infos, None, time.time() - start
+
+for cls in (UcciEngine, UciEngine):
+    name = cls.__name__
+    engine = cls()
+    check(engine.load(path), f"{name}().load(path)")
+    check(engine.wait_for_ready(timeout=10), f"{name}: {engine.ok_resp()} (id {engine.ids.get('name')!r}, {len(engine.options)} options)")
+    infos, best, took = search(engine, cchess.FULL_INIT_FEN, 10)
+    parsed = [i for i in infos if all(k in i for k in ("depth", "score", "moves"))]
+    check(best is not None and best["action"] == "bestmove", f"{name}: go depth 10 from the start: {best and best['raw_msg']!r} after {took:.2f} s")
+    check(len(parsed) == len(infos) > 0 and infos[-1]["depth"] == 10, f"{name}: {len(infos)} info lines with depth, score and pv parsed; last: depth {infos and infos[-1].get('depth')}, score {infos and infos[-1].get('score')}, pv {' '.join(infos[-1]['moves'][:4]) if infos else ''}")
+    check(best is not None and "score" in best and best.get("moves", [None])[0] == best.get("move"), f"{name}: the bestmove {best and best.get('move')} carries its line's score {best and best.get('score')}")
+    board = cchess.ChessBoard(cchess.FULL_INIT_FEN)
+    check(best is not None and board.is_valid_iccs_move(best["move"]), f"{name}: {best and best.get('move')} is legal by cchess's rules")
+    infos, best, took = search(engine, MATE, 8)
+    # UCI says `score mate 2`; UCCI has no mate score, and Chuhe sends 10000 less the plies.
+    mated = best is not None and (best.get("mate") == 2 if cls is UciEngine else best.get("score") == 9997)
+    check(mated, f"{name}: mate search: bestmove {best and best.get('move')}, mate {best and best.get('mate')}, score {best and best.get('score')} (after {took:.2f} s)")
+    engine.quit()
+    check(engine.process.wait(timeout=10) == 0, f"{name}: quit: the engine exited with status 0")
+
+for load in ("load_ucci", "load_uci"):
+    manager = EngineManager(FenCache())
+    check(getattr(manager, load)(path, {"Threads": 1}, {"depth": 8}), f"EngineManager.{load}(path, options, go_params)")
+    action = manager.run_engine(MATE)
+    mated = action.get("mate") == -2 if load == "load_uci" else action.get("score") == -9997
+    check(mated and action.get("move") in ("g5g9", "h5h9"), f"EngineManager.{load}: run_engine: {action.get('move')}, mate {action.get('mate')}, score {action.get('score')} (negated by cchess: the side to move next)")
+    manager.quit()
+
+print(f"cchess: {'all checks passed' if not failures else str(len(failures)) + ' failed: ' + '; '.join(failures)}")
+sys.exit(1 if failures else 0)
+EOF
+    tee "$WORK/cchess.txt"
+    local errors
+    errors="$(grep -c '^[0-9.]* < .*error' "$WORK/cchess-engine.log" || true)"
+    say "cchess: engine lines with 'error' in $WORK/cchess-engine.log: $errors"
+}
+
+# ------------------------------------------------------------------------------------------
+# xiangqibench: its defender's engine, found by PIKAFISH_PATH
+
+run_xiangqibench() {
+    say "xiangqibench: PIKAFISH_PATH=$CHUHE xiangqibench doctor"
+    (cd "$WORK" && PIKAFISH_PATH="$CHUHE" nice -n "$NICE" "$WORK/venv/bin/xiangqibench" doctor) 2>&1 |
+        tee "$WORK/xiangqibench-doctor.txt"
+    say "xiangqibench: go depth $XQB_DEPTH on its composed positions, and its defender's replies"
+    PIKAFISH_PATH="$CHUHE" XQB_DEPTH="$XQB_DEPTH" nice -n "$NICE" "$WORK/venv/bin/python" - <<'EOF' 2>&1 |
+# The benchmark's own classes, as its runner builds them: one PikafishEngine (depth 18,
+# Threads 1, Hash 256, a fresh ucinewgame per position) for every search.
+import os, sys, time
+import cchess
+from xiangqibench.cases import load_cases
+from xiangqibench.defender import PikafishDefender, PikafishEngine
+
+depth = int(os.environ["XQB_DEPTH"])
+limit = max(60.0, depth * 8.0)  # engine.py: _read_until("bestmove", timeout=max(60.0, depth * 8.0))
+cases = load_cases()
+engine = PikafishEngine(depth=depth)
+print(f"engine {engine.info()['engine_id']} at {engine.engine_path}; {len(cases)} cases; go depth {depth}; "
+      f"the benchmark's limit for one search {limit:.0f} s")
+times, at_length, other, fallbacks = [], 0, [], []
+for case in cases:
+    start = time.perf_counter()
+    result = engine.analyse(case.fen)
+    took = time.perf_counter() - start
+    times.append((took, case.id))
+    plies = 2 * result.score_mate - 1 if result.score_mate and result.score_mate > 0 else None
+    if plies == case.win_in_plies:
+        at_length += 1
+    else:
+        other.append(f"{case.id}: bestmove {result.bestmove}, score mate {result.score_mate} cp {result.score_cp}, "
+                     f"the case's mate {case.win_in_plies} plies")
+    # The defender's reply after the case's first winning move, as the runner asks for it.
+    board = cchess.ChessBoard(case.fen)
+    board.move_iccs(case.first_winning_move)
+    board.next_turn()
+    choice = PikafishDefender(case.challenger, engine).choose(board.to_fen())
+    if choice.backend != "pikafish" or choice.move is None:
+        fallbacks.append(f"{case.id}: {choice.backend} {choice.move}")
+engine.close()
+times.sort()
+slowest, slowest_id = times[-1]
+print(f"{len(cases)} searches at depth {depth}: total {sum(t for t, _ in times):.1f} s, median {times[len(times) // 2][0]:.2f} s, "
+      f"slowest {slowest:.2f} s ({slowest_id}); over the {limit:.0f} s limit: {sum(t > limit for t, _ in times)}")
+print(f"mate found at the case's length: {at_length} of {len(cases)}")
+for line in other:
+    print(f"  not at the case's length: {line}")
+print(f"defender replies after each first winning move: {len(cases) - len(fallbacks)} by the engine, "
+      f"{len(fallbacks)} by the fallback or none")
+for line in fallbacks:
+    print(f"  {line}")
+# A search over the benchmark's limit, or a position the engine did not answer for, fails.
+sys.exit(1 if slowest > limit or fallbacks else 0)
+EOF
+        tee "$WORK/xiangqibench.txt"
+}
+
 case "$WHAT" in
-    all) run_pikafish_terminal; run_xiangqilab ;;
+    all) run_cchess; run_xiangqibench; run_pikafish_terminal; run_xiangqilab ;;
+    cchess) run_cchess ;;
+    xiangqibench) run_xiangqibench ;;
     pikafish-terminal) run_pikafish_terminal ;;
     xiangqilab) run_xiangqilab ;;
 esac

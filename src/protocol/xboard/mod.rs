@@ -4,7 +4,7 @@
 //! clock (`level`, `st`, `sd`, `time`/`otim` in centiseconds), ponders on its own (`hard`) and
 //! claims game ends with the `rules` verdict. See `docs/protocol-xboard.md`.
 //!
-//! - `command.rs`: a line → one [`Cmd`](command::Cmd), or the reply refusing it.
+//! - `command.rs`: a line → one `command::Cmd`, or the reply refusing it.
 //! - `state.rs`: the state machine executing them over the shared session.
 //! - `replies.rs`: [`Xboard`], CECP's [`Replies`](super::Replies) (features, thinking lines,
 //!   `move`, `stat01`, errors).
