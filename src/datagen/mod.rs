@@ -8,6 +8,7 @@
 //! `stats.rs` summarises data files.
 
 pub mod chain;
+mod codes;
 pub mod convert;
 pub mod format;
 pub mod manifest;
