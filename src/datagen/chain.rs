@@ -83,6 +83,7 @@ fn get_move(bits: &mut BitReader, pos: &Position, list: &mut MoveList) -> Result
 
 /// Flags a record gets without an exception: side, in check, capture, decisive (a score at the
 /// limit), not quiet when any of those, and the game's start when told.
+#[inline]
 fn derived_flags(pos: &Position, best: Move, score: i16, game_start: bool) -> u8 {
     let mut flags = 0;
     if pos.in_check() {
@@ -376,6 +377,7 @@ impl BlockDecoder {
     }
 
     /// The next kept record of the block; `Ok(None)` when the block is done.
+    #[inline]
     pub fn next_record(&mut self) -> Result<Option<Record>, String> {
         loop {
             if self.cursor.is_none() {

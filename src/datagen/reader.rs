@@ -225,19 +225,20 @@ impl<R: Read> Iterator for Reader<R> {
         if self.failed {
             return None;
         }
-        let mut item = self.next_record().transpose();
-        if self.unfinished_ok {
+        // Matched in place, so a record (hundreds of bytes) is not moved between wrappers.
+        match self.next_record() {
+            Ok(Some(record)) => Some(Ok(record)),
+            Ok(None) => None,
             // Only at the end of the input: the same errors elsewhere stay errors.
-            match item {
-                Some(Err(FormatError::Unfinished(_))) => item = None,
-                Some(Err(FormatError::Truncated(_, n))) => {
-                    self.dropped = n as u64;
-                    item = None;
-                }
-                _ => {}
+            Err(FormatError::Unfinished(_)) if self.unfinished_ok => None,
+            Err(FormatError::Truncated(_, n)) if self.unfinished_ok => {
+                self.dropped = n as u64;
+                None
+            }
+            Err(e) => {
+                self.failed = true;
+                Some(Err(e))
             }
         }
-        self.failed = matches!(item, Some(Err(_)));
-        item
     }
 }
