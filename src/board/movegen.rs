@@ -275,18 +275,6 @@ impl Position {
         !self.legal_moves().is_empty()
     }
 
-    /// Counts the pseudo-legal moves of the side to move's piece on `from` (0 when `from`
-    /// holds none of its pieces).
-    #[inline]
-    pub fn pseudo_count_from(&self, from: Square) -> u32 {
-        let cell = self.cells[from.index()];
-        let mut n = 0u64;
-        if cell & side_bit(self.side) != 0 {
-            self.sink::<_, ALL>(self.side, &mut n).gen_piece(from, cell_kind(cell));
-        }
-        n as u32
-    }
-
     /// Appends the pseudo-legal moves of the side to move's piece on `from` to `list`.
     #[inline]
     pub fn generate_pseudo_from(&self, from: Square, list: &mut MoveList) {
