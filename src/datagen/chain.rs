@@ -8,7 +8,7 @@
 
 pub use super::codes::crc32;
 use super::codes::{index_bits, unzigzag, zigzag, BitReader, BitWriter, SLACK};
-use super::format::{square, End, Header, Record, FLAG_BLACK_TO_MOVE, FLAG_CAPTURE};
+use super::format::{result_code, result_of, square, End, Header, Record, FLAG_BLACK_TO_MOVE, FLAG_CAPTURE};
 use super::format::{FLAG_DECISIVE, FLAG_GAME_START, FLAG_IN_CHECK, FLAG_NOT_QUIET, SCORE_LIMIT};
 use crate::board::{Color, Move, MoveList, Piece, Position, Square};
 use crate::rules::GameResult;
@@ -105,15 +105,6 @@ fn derived_flags(pos: &Position, best: Move, score: i16, game_start: bool) -> u8
         flags |= FLAG_GAME_START;
     }
     flags
-}
-
-/// Result code as in version 1: 0 Black wins, 1 draw, 2 Red wins.
-fn result_code(r: GameResult) -> u8 {
-    match r {
-        GameResult::BlackWins => 0,
-        GameResult::Draw => 1,
-        GameResult::RedWins => 2,
-    }
 }
 
 /// One searched ply waiting in the open chain: the record, and whether it is kept.
@@ -454,12 +445,7 @@ impl BlockDecoder {
         let ply = u16::from_le_bytes([b[at + 3], b[at + 4]]);
         let game_plies = u16::from_le_bytes([b[at + 5], b[at + 6]]);
         at += 7;
-        let result = match info >> 3 & 3 {
-            0 => GameResult::BlackWins,
-            1 => GameResult::Draw,
-            2 => GameResult::RedWins,
-            r => return Err(format!("bad result code {r}")),
-        };
+        let result = result_of(info >> 3 & 3)?;
         if info >> 5 != 0 {
             return Err(format!("bad stem bits {info:#04x}"));
         }

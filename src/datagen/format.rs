@@ -305,12 +305,7 @@ impl Record {
         if from >= 90 || to >= 90 || !position.is_legal(best) {
             return Err(format!("best move {mv:#06x} not legal in {}", position.to_fen()));
         }
-        let result = match b[36] {
-            0 => GameResult::BlackWins,
-            1 => GameResult::Draw,
-            2 => GameResult::RedWins,
-            r => return Err(format!("bad result code {r}")),
-        };
+        let result = result_of(b[36])?;
         let end = *End::ALL.get(b[39] as usize).ok_or_else(|| format!("bad end code {}", b[39]))?;
         Ok(Record { position, score: i16_at(b, 28), best, ply, game_plies: u16_at(b, 34), result, flags, end })
     }
@@ -321,8 +316,18 @@ impl Record {
     }
 }
 
+/// The result of its code (`result_code`), or why not.
+pub(crate) fn result_of(code: u8) -> Result<GameResult, String> {
+    match code {
+        0 => Ok(GameResult::BlackWins),
+        1 => Ok(GameResult::Draw),
+        2 => Ok(GameResult::RedWins),
+        r => Err(format!("bad result code {r}")),
+    }
+}
+
 /// Result byte: 0 Black wins, 1 draw, 2 Red wins (Red's points × 2).
-fn result_code(r: GameResult) -> u8 {
+pub(crate) fn result_code(r: GameResult) -> u8 {
     match r {
         GameResult::BlackWins => 0,
         GameResult::Draw => 1,
