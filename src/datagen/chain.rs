@@ -11,7 +11,6 @@ use super::codes::{index_bits, unzigzag, zigzag, BitReader, BitWriter, SLACK};
 use super::format::{result_code, result_of, square, End, Header, Record, FLAG_BLACK_TO_MOVE, FLAG_CAPTURE};
 use super::format::{FLAG_DECISIVE, FLAG_GAME_START, FLAG_IN_CHECK, FLAG_NOT_QUIET, SCORE_LIMIT};
 use crate::board::{Color, Move, MoveList, Piece, Position, Square};
-use crate::rules::GameResult;
 use std::io::{self, Write};
 
 /// The format version of chained files.
@@ -314,19 +313,32 @@ pub fn end_mark(positions: u64) -> [u8; END_SIZE] {
     b
 }
 
-/// A chain being read: the position before its next ply and what its records share.
+/// A chain being read. Its record is lent out as it stands (the position before the ply's
+/// move, with the record's fields), and the move is made when the next ply is asked for, so
+/// a position is never copied on the way to the caller.
 struct Cursor {
-    pos: Position,
-    ply: u16,
-    game_plies: u16,
-    result: GameResult,
-    end: End,
+    record: Record,
+    /// The move of the ply last lent out, made before the next one is read.
+    pending: Option<Move>,
     plies_left: u32,
     skips: bool,
     game_start: bool,
     kept: u32,
     predicted: i32,
     exceptions: Vec<(u32, u8)>,
+}
+
+impl Cursor {
+    /// Makes a ply's move on the chain's position.
+    fn play(&mut self, best: Move) -> Result<(), String> {
+        let pos = &mut self.record.position;
+        if pos.piece_at(best.to()).is_some_and(|p| p.kind() == crate::board::PieceKind::King) {
+            return Err(format!("ply {} captures a king", self.record.ply));
+        }
+        pos.make_move(best);
+        self.record.ply = self.record.ply.wrapping_add(1);
+        Ok(())
+    }
 }
 
 /// Decodes the records of one block, chain by chain, ply by ply.
@@ -367,13 +379,24 @@ impl BlockDecoder {
         self.cursor = None;
     }
 
-    /// The next kept record of the block; `Ok(None)` when the block is done.
+    /// The record `advance` last found.
     #[inline]
-    pub fn next_record(&mut self) -> Result<Option<Record>, String> {
+    pub fn current(&self) -> &Record {
+        &self.cursor.as_ref().expect("advance found a record").record
+    }
+
+    /// Moves to the block's next kept record (then `current`): false when the block is done.
+    #[inline]
+    pub fn advance(&mut self) -> Result<bool, String> {
+        if let Some(c) = self.cursor.as_mut() {
+            if let Some(best) = c.pending.take() {
+                c.play(best)?;
+            }
+        }
         loop {
             if self.cursor.is_none() {
                 if self.at >= self.len {
-                    return Ok(None);
+                    return Ok(false);
                 }
                 self.open_chain()?;
             }
@@ -386,33 +409,29 @@ impl BlockDecoder {
             }
             c.plies_left -= 1;
             let kept = !c.skips || reader.get(1)? == 1;
-            let best = get_move(&mut reader, &c.pos, &mut self.moves).map_err(|e| format!("ply {}: {e}", c.ply))?;
-            let record = if kept {
-                let score = c.predicted + unzigzag(reader.get_golomb(SCORE_ORDER)?);
-                let score = i16::try_from(score).map_err(|_| format!("score {score} out of range"))?;
-                c.predicted = -(score as i32);
-                let mut position = c.pos.clone();
-                position.set_counters(c.pos.halfmove_clock().min(255) as u16, 1 + c.ply / 2);
-                let mut flags = derived_flags(&position, best, score, c.kept == 0 && c.game_start);
-                if let Some(&(_, f)) = c.exceptions.iter().find(|e| e.0 == c.kept) {
-                    flags = f;
-                }
-                c.kept += 1;
-                let (ply, game_plies, result, end) = (c.ply, c.game_plies, c.result, c.end);
-                Some(Record { position, score, best, ply, game_plies, result, flags, end })
-            } else {
-                c.predicted = -c.predicted;
-                None
-            };
-            if c.pos.piece_at(best.to()).is_some_and(|p| p.kind() == crate::board::PieceKind::King) {
-                return Err(format!("ply {} captures a king", c.ply));
-            }
-            c.pos.make_move(best);
-            c.ply = c.ply.wrapping_add(1);
+            let r = &mut c.record;
+            let best =
+                get_move(&mut reader, &r.position, &mut self.moves).map_err(|e| format!("ply {}: {e}", r.ply))?;
             self.bit = reader.bit;
-            if record.is_some() {
-                return Ok(record);
+            if !kept {
+                c.predicted = -c.predicted;
+                c.play(best)?;
+                continue;
             }
+            let score = c.predicted + unzigzag(reader.get_golomb(SCORE_ORDER)?);
+            self.bit = reader.bit;
+            let score = i16::try_from(score).map_err(|_| format!("score {score} out of range"))?;
+            c.predicted = -(score as i32);
+            let clock = r.position.halfmove_clock().min(255) as u16;
+            r.position.set_counters(clock, 1 + r.ply / 2);
+            r.flags = derived_flags(&r.position, best, score, c.kept == 0 && c.game_start);
+            if let Some(&(_, f)) = c.exceptions.iter().find(|e| e.0 == c.kept) {
+                r.flags = f;
+            }
+            (r.score, r.best) = (score, best);
+            c.kept += 1;
+            c.pending = Some(best);
+            return Ok(true);
         }
     }
 
@@ -475,12 +494,10 @@ impl BlockDecoder {
             exceptions.push((reader.get_golomb(0)?, reader.get(8)? as u8));
         }
         self.bit = reader.bit;
+        let record = Record { position: pos, score: 0, best: Move::NULL, ply, game_plies, result, flags: 0, end };
         self.cursor = Some(Cursor {
-            pos,
-            ply,
-            game_plies,
-            result,
-            end,
+            record,
+            pending: None,
             plies_left: plies,
             skips: info & 4 != 0,
             game_start: info & 2 != 0,

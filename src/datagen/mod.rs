@@ -72,7 +72,8 @@ pub fn read_quiet(paths: &[String], limit: usize, mut keep: impl FnMut(&Record, 
     let (mut game, mut kept, mut skipped) = (0u64, 0usize, 0u64);
     for path in &manifest::files_of(paths)? {
         let file = std::fs::File::open(path).map_err(|e| format!("cannot open '{path}': {e}"))?;
-        for item in Reader::new(io::BufReader::with_capacity(1 << 20, file)) {
+        let mut reader = Reader::new(io::BufReader::with_capacity(1 << 20, file));
+        while let Some(item) = reader.next_ref() {
             let r = item.map_err(|e| format!("{path}: {e}"))?;
             if r.flags & FLAG_GAME_START != 0 {
                 game += 1;
@@ -85,7 +86,7 @@ pub fn read_quiet(paths: &[String], limit: usize, mut keep: impl FnMut(&Record, 
                 return Ok(skipped);
             }
             kept += 1;
-            keep(&r, game % VALIDATION_EVERY == VALIDATION_EVERY - 1);
+            keep(r, game % VALIDATION_EVERY == VALIDATION_EVERY - 1);
         }
     }
     Ok(skipped)

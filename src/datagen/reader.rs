@@ -39,6 +39,8 @@ pub struct Reader<R: Read> {
     unfinished_ok: bool,
     /// Bytes of a last block or record left unread that way.
     dropped: u64,
+    /// The last version 1 record read (a chained one stays in `block`).
+    fixed: Option<Record>,
 }
 
 impl<R: Read> Reader<R> {
@@ -57,6 +59,7 @@ impl<R: Read> Reader<R> {
             segment_positions: 0,
             unfinished_ok: false,
             dropped: 0,
+            fixed: None,
         }
     }
 
@@ -123,8 +126,9 @@ impl<R: Read> Reader<R> {
         Ok(())
     }
 
-    /// The next record, reading headers, blocks and end marks on the way; `None` at the end.
-    fn next_record(&mut self) -> Result<Option<Record>, FormatError> {
+    /// Moves to the next record, reading headers, blocks and end marks on the way: false at
+    /// the end. The record is then `current`.
+    fn advance(&mut self) -> Result<bool, FormatError> {
         loop {
             match self.expect {
                 Expect::Start | Expect::Segment | Expect::Records => {
@@ -133,14 +137,15 @@ impl<R: Read> Reader<R> {
                     let n = self.fill(&mut block)?;
                     match (n, self.expect) {
                         (0, Expect::Start) => return Err(FormatError::NoHeader),
-                        (0, _) => return Ok(None),
+                        (0, _) => return Ok(false),
                         (n, _) if n < RECORD_SIZE => return Err(FormatError::Truncated(at, n)),
                         _ => {}
                     }
                     if block[11] == 0xFF {
                         self.take_header(&block, at)?;
                     } else if self.expect == Expect::Records {
-                        return Record::decode(&block).map(Some).map_err(|why| FormatError::BadRecord(at, why));
+                        self.fixed = Some(Record::decode(&block).map_err(|why| FormatError::BadRecord(at, why))?);
+                        return Ok(true);
                     } else if self.expect == Expect::Start {
                         return Err(FormatError::NoHeader);
                     } else {
@@ -148,10 +153,9 @@ impl<R: Read> Reader<R> {
                     }
                 }
                 Expect::Blocks => {
-                    let decoded = self.block.next_record().map_err(|why| FormatError::BadRecord(self.block_at, why))?;
-                    if let Some(record) = decoded {
+                    if self.block.advance().map_err(|why| FormatError::BadRecord(self.block_at, why))? {
                         self.block_read += 1;
-                        return Ok(Some(record));
+                        return Ok(true);
                     }
                     if self.block_read != self.block_claims {
                         let why =
@@ -160,6 +164,36 @@ impl<R: Read> Reader<R> {
                     }
                     self.read_frame()?;
                 }
+            }
+        }
+    }
+
+    /// The record `advance` found: a chained one is lent from the block being decoded.
+    fn current(&self) -> &Record {
+        match self.expect {
+            Expect::Blocks => self.block.current(),
+            _ => self.fixed.as_ref().expect("advance read a record"),
+        }
+    }
+
+    /// The next record, lent until the next call (no copy: the fast way to read), or the
+    /// first error; `None` at the end and after an error. The iterator gives owned copies.
+    pub fn next_ref(&mut self) -> Option<Result<&Record, FormatError>> {
+        if self.failed {
+            return None;
+        }
+        match self.advance() {
+            Ok(true) => Some(Ok(self.current())),
+            Ok(false) => None,
+            // Only at the end of the input: the same errors elsewhere stay errors.
+            Err(FormatError::Unfinished(_)) if self.unfinished_ok => None,
+            Err(FormatError::Truncated(_, n)) if self.unfinished_ok => {
+                self.dropped = n as u64;
+                None
+            }
+            Err(e) => {
+                self.failed = true;
+                Some(Err(e))
             }
         }
     }
@@ -222,23 +256,6 @@ impl<R: Read> Iterator for Reader<R> {
     type Item = Result<Record, FormatError>;
 
     fn next(&mut self) -> Option<Self::Item> {
-        if self.failed {
-            return None;
-        }
-        // Matched in place, so a record (hundreds of bytes) is not moved between wrappers.
-        match self.next_record() {
-            Ok(Some(record)) => Some(Ok(record)),
-            Ok(None) => None,
-            // Only at the end of the input: the same errors elsewhere stay errors.
-            Err(FormatError::Unfinished(_)) if self.unfinished_ok => None,
-            Err(FormatError::Truncated(_, n)) if self.unfinished_ok => {
-                self.dropped = n as u64;
-                None
-            }
-            Err(e) => {
-                self.failed = true;
-                Some(Err(e))
-            }
-        }
+        self.next_ref().map(|r| r.cloned())
     }
 }

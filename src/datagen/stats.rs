@@ -159,8 +159,8 @@ impl Stats {
             let file = std::fs::File::open(&path).map_err(|e| format!("{path}: {e}"))?;
             let mut reader = Reader::new(CrcRead { inner: std::io::BufReader::new(file), crc: 0 });
             let before = (stats.games, stats.records);
-            for record in reader.by_ref() {
-                stats.add(&record.map_err(|e| format!("{path}: {e}"))?);
+            while let Some(record) = reader.next_ref() {
+                stats.add(record.map_err(|e| format!("{path}: {e}"))?);
             }
             let measured = Measured {
                 games: stats.games - before.0,
