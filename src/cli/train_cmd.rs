@@ -18,7 +18,7 @@ usage:
   chuhe train --data FILE... --out NET [--epochs N] [--batch B] [--lr R] [--final-lr F]
               [--lambda L] [--k K] [--threads T] [--seed S] [--limit N] [--from NET]
               [--description TEXT] [--no-mirror]
-              [--hidden H] [--king-buckets B] [--output-buckets O]
+              [--hidden H] [--king-buckets B] [--output-buckets O] [--stack]
 
 options (--name VALUE or --name=VALUE):
   --data FILE...      datagen files: their quiet positions, one game in ten kept for
@@ -42,6 +42,9 @@ options (--name VALUE or --name=VALUE):
                       (every point) (default: the --from net's, else 1)
   --output-buckets O  outputs by the count of rooks, horses and cannons, 1 to 8
                       (default: the --from net's, else 1)
+  --stack             each output bucket a stack of layers, 2xH -> 16 -> 32 -> 1 with
+                      clipped ReLU, instead of one linear output (default: the --from
+                      net's); started from a net without one, the stack starts random
   --description TEXT  text stored in the net file's header, up to 28 characters
   --no-mirror         do not train on left-right mirrored positions
 
@@ -75,7 +78,7 @@ const VALUED: &[&str] = &[
 /// Runs `chuhe train`.
 pub fn run(args: &[String]) -> Result<(), String> {
     let (files, rest) = data_files(args)?;
-    let a = Args::parse(&rest, VALUED, &["no-mirror"])?;
+    let a = Args::parse(&rest, VALUED, &["no-mirror", "stack"])?;
     let out = a.value("out").ok_or("--out NET is required")?.to_string();
     let start = match a.value("from") {
         None => None,
@@ -98,7 +101,8 @@ pub fn run(args: &[String]) -> Result<(), String> {
         a.number("king-buckets", 1, 255, Some(base.king_buckets() as u64))? as usize,
         a.number("output-buckets", 1, 255, Some(base.output_buckets as u64))? as usize,
     )
-    .map_err(|e| format!("architecture: {e}"))?;
+    .map_err(|e| format!("architecture: {e}"))?
+    .with_stack(a.flag("stack") || base.stack);
     let limit = a.number("limit", 1, u32::MAX as u64, Some(u32::MAX as u64))? as usize;
     let description = a.value("description").unwrap_or("chuhe train").to_string();
     if description.len() > 28 || !description.bytes().all(|b| b.is_ascii_graphic() || b == b' ') {

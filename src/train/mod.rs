@@ -10,6 +10,7 @@
 
 pub mod checkpoint;
 mod net;
+mod stack;
 
 use crate::board::zobrist::Rng;
 use crate::board::Color;
@@ -110,13 +111,8 @@ struct Moments {
 impl Moments {
     fn step(&mut self, net: &mut FloatNet, g: &FloatNet, lr: f32) {
         let step = self.adam.step(lr);
-        let groups = [
-            (&mut net.w1, &g.w1, &mut self.m.w1, &mut self.v.w1),
-            (&mut net.b1, &g.b1, &mut self.m.b1, &mut self.v.b1),
-            (&mut net.w2, &g.w2, &mut self.m.w2, &mut self.v.w2),
-            (&mut net.b2, &g.b2, &mut self.m.b2, &mut self.v.b2),
-        ];
-        for (w, g, m, v) in groups {
+        let moments = self.m.tensors_mut().into_iter().zip(self.v.tensors_mut());
+        for ((w, g), (m, v)) in net.tensors_mut().into_iter().zip(g.tensors()).zip(moments) {
             for i in 0..w.len() {
                 step.update(&mut w[i], g[i], &mut m[i], &mut v[i]);
             }

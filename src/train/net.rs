@@ -4,8 +4,8 @@
 
 use crate::board::zobrist::Rng;
 use crate::board::{Color, Piece, Position};
-use crate::eval::nnue::arch::{self, mirrored_point, palace_point};
-use crate::eval::nnue::{self, Arch, Network, FEATURES, MAX_OUTPUT_WEIGHT, QA, QB};
+use crate::eval::nnue::arch::{self, mirrored_point, palace_point, L2};
+use crate::eval::nnue::{self, Arch, Network, Stack, FEATURES, MAX_OUTPUT_WEIGHT, QA, QB};
 use crate::fit::sigmoid;
 
 /// Input weights and biases are kept within ±CLIP: quantised, a bias and 32 columns of
@@ -85,9 +85,15 @@ pub struct FloatNet {
     /// Rows of `hidden`: the engine's input columns (`arch.inputs()`), then the factoriser's.
     pub(super) w1: Vec<f32>,
     pub(super) b1: Vec<f32>,
-    /// Output weights per output bucket: side to move's half, then the other's.
+    /// Output weights per output bucket: side to move's half, then the other's (with a stack:
+    /// its first layer, `L2` rows of 2·H per bucket).
     pub(super) w2: Vec<f32>,
     pub(super) b2: Vec<f32>,
+    /// A stack's second layer and output per bucket (`stack.rs`); empty without one.
+    pub(super) w3: Vec<f32>,
+    pub(super) b3: Vec<f32>,
+    pub(super) w4: Vec<f32>,
+    pub(super) b4: Vec<f32>,
 }
 
 /// The factoriser's rows an input column also turns on (training only; writing the net
@@ -112,13 +118,15 @@ impl FloatNet {
     /// All weights zero.
     pub(super) fn zeros(arch: Arch) -> FloatNet {
         let h = arch.hidden;
-        FloatNet {
-            arch,
-            w1: vec![0.0; rows(&arch) * h],
-            b1: vec![0.0; h],
-            w2: vec![0.0; 2 * h * arch.output_buckets],
-            b2: vec![0.0; arch.output_buckets],
-        }
+        let [w2, b2, w3, b3, w4, b4] = if arch.stack {
+            Stack::sizes(h, arch.output_buckets)
+        } else {
+            [2 * h * arch.output_buckets, arch.output_buckets, 0, 0, 0, 0]
+        };
+        let (w1, b1) = (vec![0.0; rows(&arch) * h], vec![0.0; h]);
+        let (w2, b2, w3, b3, w4, b4) =
+            (vec![0.0; w2], vec![0.0; b2], vec![0.0; w3], vec![0.0; b3], vec![0.0; w4], vec![0.0; b4]);
+        FloatNet { arch, w1, b1, w2, b2, w3, b3, w4, b4 }
     }
 
     /// Small random weights from `seed`; the factoriser's rows start at zero.
@@ -129,7 +137,17 @@ impl FloatNet {
         let real = arch.inputs() * arch.hidden;
         net.w1[..real].iter_mut().for_each(|w| *w = uniform(0.1));
         net.b1.iter_mut().for_each(|b| *b = 0.1 + uniform(0.1));
-        net.w2.iter_mut().for_each(|w| *w = uniform(0.1));
+        if arch.stack {
+            // Each layer's sums start inside the clipped ReLU's (0, 1) for most positions.
+            let fan_in = (2 * arch.hidden) as f32;
+            net.w2.iter_mut().for_each(|w| *w = uniform(4.0 / fan_in.sqrt()));
+            net.b2.iter_mut().for_each(|b| *b = 0.5 + uniform(0.1));
+            net.w3.iter_mut().for_each(|w| *w = uniform(1.0 / (L2 as f32).sqrt()));
+            net.b3.iter_mut().for_each(|b| *b = 0.5 + uniform(0.1));
+            net.w4.iter_mut().for_each(|w| *w = uniform(0.5));
+        } else {
+            net.w2.iter_mut().for_each(|w| *w = uniform(0.1));
+        }
         net
     }
 
@@ -141,6 +159,9 @@ impl FloatNet {
         f.b1.iter_mut().zip(&net.b1).for_each(|(f, &w)| *f = w as f32 / qa);
         f.w2.iter_mut().zip(&net.w2).for_each(|(f, &w)| *f = w as f32 / qb);
         f.b2.iter_mut().zip(&net.b2).for_each(|(f, &w)| *f = w as f32 / (qa * qb));
+        if let Some(stack) = &net.stack {
+            f.set_stack(stack);
+        }
         f
     }
 
@@ -150,7 +171,7 @@ impl FloatNet {
     /// zero output weights, so the function is unchanged.
     pub fn widened(net: &Network, arch: Arch, seed: u64) -> Result<FloatNet, String> {
         let from = net.arch();
-        if from.king_buckets() != 1 || from.output_buckets != 1 || from.hidden > arch.hidden {
+        if from.king_buckets() != 1 || from.output_buckets != 1 || from.hidden > arch.hidden || from.stack {
             return Err(format!("cannot start {} from a {} net", arch.describe(), from.describe()));
         }
         let (src, mut f) = (FloatNet::from_network(net), FloatNet::random(arch, seed));
@@ -164,6 +185,10 @@ impl FloatNet {
             f.w1[target * h..][..hs].copy_from_slice(&src.w1[feature * hs..][..hs]);
         }
         f.b1[..hs].copy_from_slice(&src.b1);
+        if arch.stack {
+            // The stack starts random: a linear output has no equivalent stack.
+            return Ok(f);
+        }
         for bucket in 0..arch.output_buckets {
             let w = &mut f.w2[bucket * 2 * h..][..2 * h];
             w.fill(0.0);
@@ -209,14 +234,10 @@ impl FloatNet {
         }
     }
 
-    /// The raw output `o` of a sample and both halves' hidden pre-activations, from the folded
-    /// columns.
+    /// Both halves' hidden pre-activations of a sample, from the folded columns.
     #[inline(always)]
-    pub(super) fn forward(&self, folded: &[f32], s: &Sample, mirror: bool, h: &mut [Vec<f32>; 2]) -> f32 {
+    fn accumulate(&self, folded: &[f32], s: &Sample, mirror: bool, h: &mut [Vec<f32>; 2]) {
         let n = self.arch.hidden;
-        let bucket = s.bucket(&self.arch);
-        let w2 = &self.w2[bucket * 2 * n..(bucket + 1) * 2 * n];
-        let mut o = self.b2[bucket];
         let mut idx = [0u32; MAX_FEATURES];
         for (half, hidden) in h.iter_mut().enumerate() {
             hidden.copy_from_slice(&self.b1);
@@ -225,6 +246,28 @@ impl FloatNet {
                 let col = &folded[i as usize * n..(i as usize + 1) * n];
                 hidden.iter_mut().zip(col).for_each(|(x, w)| *x += w);
             }
+        }
+    }
+
+    /// The raw output `o` of a sample and both halves' hidden pre-activations, from the folded
+    /// columns.
+    #[inline(always)]
+    pub(super) fn forward(&self, folded: &[f32], s: &Sample, mirror: bool, h: &mut [Vec<f32>; 2]) -> f32 {
+        self.accumulate(folded, s, mirror, h);
+        let bucket = s.bucket(&self.arch);
+        if self.arch.stack {
+            return self.stack_forward(bucket, h).o;
+        }
+        self.forward_linear(bucket, h)
+    }
+
+    /// The linear output of bucket `bucket` from the hidden pre-activations.
+    #[inline(always)]
+    fn forward_linear(&self, bucket: usize, h: &[Vec<f32>; 2]) -> f32 {
+        let n = self.arch.hidden;
+        let w2 = &self.w2[bucket * 2 * n..(bucket + 1) * 2 * n];
+        let mut o = self.b2[bucket];
+        for (half, hidden) in h.iter().enumerate() {
             let w = &w2[half * n..(half + 1) * n];
             o += hidden.iter().zip(w).map(|(x, w)| x.clamp(0.0, 1.0).powi(2) * w).sum::<f32>();
         }
@@ -255,22 +298,34 @@ impl FloatNet {
         h: &mut [Vec<f32>; 2],
     ) -> f32 {
         let n = self.arch.hidden;
-        let o = self.forward(folded, s, mirror, h);
+        self.accumulate(folded, s, mirror, h);
+        let bucket = s.bucket(&self.arch);
+        let pass = self.arch.stack.then(|| self.stack_forward(bucket, h));
+        let o = match &pass {
+            Some(pass) => pass.o,
+            None => self.forward_linear(bucket, h),
+        };
         let p = sigmoid(o);
         let d = 2.0 * (p - target) * p * (1.0 - p);
-        let bucket = s.bucket(&self.arch);
-        g.b2[bucket] += d;
-        let mut idx = [0u32; MAX_FEATURES];
-        for (half, hidden) in h.iter_mut().enumerate() {
-            let at = bucket * 2 * n + half * n;
-            let (w2, g2) = (&self.w2[at..at + n], &mut g.w2[at..at + n]);
-            for (((x, w), gw), gb) in hidden.iter_mut().zip(w2).zip(g2).zip(g.b1.iter_mut()) {
-                let a = x.clamp(0.0, 1.0);
-                *gw += d * a * a;
-                // d/dx of clamp(x)² is 2x inside (0, 1), else 0: `x` becomes dL/dx.
-                *x = if *x > 0.0 && *x < 1.0 { d * w * 2.0 * *x } else { 0.0 };
-                *gb += *x;
+        if let Some(pass) = &pass {
+            // `h` becomes dL/dh through the stack.
+            self.stack_backward(bucket, pass, d, h, g);
+        } else {
+            g.b2[bucket] += d;
+            for (half, hidden) in h.iter_mut().enumerate() {
+                let at = bucket * 2 * n + half * n;
+                let (w2, g2) = (&self.w2[at..at + n], &mut g.w2[at..at + n]);
+                for ((x, w), gw) in hidden.iter_mut().zip(w2).zip(g2) {
+                    let a = x.clamp(0.0, 1.0);
+                    *gw += d * a * a;
+                    // d/dx of clamp(x)² is 2x inside (0, 1), else 0: `x` becomes dL/dx.
+                    *x = if *x > 0.0 && *x < 1.0 { d * w * 2.0 * *x } else { 0.0 };
+                }
             }
+        }
+        let mut idx = [0u32; MAX_FEATURES];
+        for (half, hidden) in h.iter().enumerate() {
+            g.b1.iter_mut().zip(hidden).for_each(|(gb, dh)| *gb += dh);
             let count = s.indices(&self.arch, half, mirror, &mut idx);
             for &i in &idx[..count] {
                 let col = &mut g.w1[i as usize * n..(i as usize + 1) * n];
@@ -285,6 +340,10 @@ impl FloatNet {
         for w in self.w1.iter_mut().chain(self.b1.iter_mut()) {
             *w = w.clamp(-CLIP, CLIP);
         }
+        if self.arch.stack {
+            self.clip_stack();
+            return;
+        }
         for w in self.w2.iter_mut() {
             *w = w.clamp(-OUTPUT_CLIP, OUTPUT_CLIP);
         }
@@ -295,6 +354,11 @@ impl FloatNet {
         let q = |x: f32, s: i32| (x * s as f32).round() as i16;
         let w1 = self.folded().iter().map(|&w| q(w.clamp(-CLIP, CLIP), QA)).collect();
         let b1 = self.b1.iter().map(|&b| q(b, QA)).collect();
+        if self.arch.stack {
+            let mut net = Network::from_stack(self.arch, w1, b1, self.quantised_stack());
+            (net.scale, net.description) = (k.round() as i32, description.into());
+            return Network::from_bytes(&net.to_bytes()).expect("a quantised net is within range");
+        }
         let m = MAX_OUTPUT_WEIGHT as i16;
         let w2 = self.w2.iter().map(|&w| q(w, QB).clamp(-m, m)).collect();
         let b2 = self.b2.iter().map(|&b| (b * (QA * QB) as f32).round() as i32).collect();
@@ -304,14 +368,15 @@ impl FloatNet {
         Network::from_bytes(&net.to_bytes()).expect("a quantised net is within range")
     }
 
-    /// Its four weight vectors: w1, b1, w2, b2.
-    pub(super) fn tensors(&self) -> [&Vec<f32>; 4] {
-        [&self.w1, &self.b1, &self.w2, &self.b2]
+    /// Its weight vectors: w1, b1, w2, b2, then a stack's w3, b3, w4, b4 (empty without one).
+    pub(super) fn tensors(&self) -> [&Vec<f32>; 8] {
+        [&self.w1, &self.b1, &self.w2, &self.b2, &self.w3, &self.b3, &self.w4, &self.b4]
     }
 
-    /// The four weight tensors, to change in place.
-    pub(super) fn tensors_mut(&mut self) -> [&mut Vec<f32>; 4] {
-        [&mut self.w1, &mut self.b1, &mut self.w2, &mut self.b2]
+    /// The weight tensors, to change in place.
+    pub(super) fn tensors_mut(&mut self) -> [&mut Vec<f32>; 8] {
+        let FloatNet { w1, b1, w2, b2, w3, b3, w4, b4, .. } = self;
+        [w1, b1, w2, b2, w3, b3, w4, b4]
     }
 
     /// The net's shape.

@@ -8,7 +8,9 @@ const FEN: &str = "r1ba1a3/4kn3/2n1b4/pNp1p1p1p/4c4/6P2/P1P2R2P/1CcC5/9/2BAKAB2 
 
 #[test]
 fn the_gradient_matches_finite_differences() {
-    for arch in [Arch::ONE, Arch::new(256, 6, 8).unwrap()] {
+    use crate::eval::nnue::arch::{L2, L3};
+    let stacked = |a: Arch| a.with_stack(true);
+    for arch in [Arch::ONE, Arch::new(256, 6, 8).unwrap(), stacked(Arch::ONE), stacked(Arch::new(256, 3, 4).unwrap())] {
         let net = FloatNet::random(arch, 4);
         let s = Sample::new(&Position::from_fen(FEN).unwrap(), 1.0, 120.0);
         let target = 0.8;
@@ -23,28 +25,39 @@ fn the_gradient_matches_finite_differences() {
         // The factoriser's first row of that column (its (side, kind) row).
         let factor = (arch.inputs() + (idx[3] as usize % crate::eval::nnue::FEATURES) / 90) * arch.hidden + 5;
         let bucket = s.bucket(&arch);
-        let w2 = bucket * 2 * arch.hidden + arch.hidden + 9;
-        let checks = [
-            ("w1", column, g.w1[column]),
-            ("w1 factor", factor, g.w1[factor]),
-            ("b1", 7, g.b1[7]),
-            ("w2", w2, g.w2[w2]),
-            ("b2", bucket, g.b2[bucket]),
-        ];
-        let h = 1e-2f32;
-        for (name, index, analytic) in checks {
+        // (name, tensor, index): tensors as `tensors()` orders them.
+        let mut checks = vec![("w1", 0, column), ("w1 factor", 0, factor), ("b1", 1, 7)];
+        if arch.stack {
+            let n = 2 * arch.hidden;
+            for j in [3, 11] {
+                checks.extend([("w2", 2, (bucket * L2 + j) * n + arch.hidden + 9), ("b2", 3, bucket * L2 + j)]);
+            }
+            for k in [5, 20] {
+                checks.extend([("w3", 4, (bucket * L3 + k) * L2 + 2), ("b3", 5, bucket * L3 + k)]);
+                checks.push(("w4", 6, bucket * L3 + k));
+            }
+            checks.push(("b4", 7, bucket));
+        } else {
+            checks.extend([("w2", 2, bucket * 2 * arch.hidden + arch.hidden + 9), ("b2", 3, bucket)]);
+        }
+        let step = 1e-2f32;
+        for (name, tensor, index) in checks {
+            let analytic = g.tensors()[tensor][index];
             let nudged = |by: f32| {
                 let mut n = net.clone();
-                let tensor = ["w1", "w1 factor", "b1", "w2", "b2"].iter().position(|t| *t == name).unwrap();
-                n.tensors_mut()[tensor.saturating_sub(1)][index] += by;
+                n.tensors_mut()[tensor][index] += by;
                 n
             };
-            let (up, down) = (nudged(h), nudged(-h));
-            let numeric = (loss(&up) - loss(&down)) / (2.0 * h);
+            let (up, down) = (nudged(step), nudged(-step));
+            let numeric = (loss(&up) - loss(&down)) / (2.0 * step);
             assert!(
                 (numeric - analytic).abs() < 2e-3 + 0.05 * analytic.abs(),
                 "{arch:?} {name}: {numeric} vs {analytic}"
             );
+        }
+        if arch.stack {
+            let touched = |t: &Vec<f32>| t.iter().filter(|x| **x != 0.0).count();
+            assert!(g.tensors()[2..].iter().all(|t| touched(t) > 0), "every stack tensor learns: {arch:?}");
         }
     }
 }
@@ -67,12 +80,16 @@ fn the_quantised_net_is_the_float_net_within_rounding() {
             let int = net::integer_eval(&q, s) as f32;
             let err = (net.output(&folded, s) * k - int).abs();
             let exact = back.output(&back_folded, s) * k - int;
-            assert!(exact.abs() < 1.5, "{arch:?} {exact}"); // truncating divisions
+            // Truncating divisions; a stack also rounds each layer's inputs to 255 steps.
+            let rounding = if arch.stack { 8.0 } else { 1.5 };
+            assert!(exact.abs() < rounding, "{arch:?} {exact}");
             sum += err;
             max = max.max(err);
             n += 1;
         }
-        assert!(sum / (n as f32) < 8.0 && max < 40.0, "{arch:?} mean {} max {max}", sum / n as f32);
+        // A stack passes rounding errors on through its layers: more of them, a few cp.
+        let mean_limit = if arch.stack { 16.0 } else { 8.0 };
+        assert!(sum / (n as f32) < mean_limit && max < 40.0, "{arch:?} mean {} max {max}", sum / n as f32);
         let pos = Position::from_fen(FEN).unwrap();
         assert_eq!(net::integer_eval(&q, &Sample::new(&pos, 0.5, 0.0)), q.evaluate_position(&pos));
         let (max_err, _) = quantisation_error(&net, &q, &samples[..20], k);
@@ -118,35 +135,37 @@ fn training_lowers_the_loss_and_repeats_itself() {
     });
     let validation = train.split_off(train.len() * 9 / 10);
     let data = Data { train, validation, skipped: 0 };
-    let arch = Arch::new(256, 3, 2).unwrap();
-    let cfg = Config {
-        epochs: 4,
-        batch: 256,
-        lr: 0.003,
-        final_lr: 0.1,
-        lambda: 0.0,
-        k: 400.0,
-        threads: 2,
-        seed: 5,
-        mirror: true,
-    };
-    let start = FloatNet::random(arch, cfg.seed);
-    let before = start.loss(&data.validation, &cfg);
-    let mut saved = Vec::new();
-    let a = super::train(&data, &cfg, start.clone(), None, |_| {}, |c| saved.push(c.encode(1)));
-    let b = super::train(&data, &cfg, start.clone(), None, |_| {}, |_| {});
-    assert!(a.loss(&data.validation, &cfg) < before * 0.9, "{before} -> {}", a.loss(&data.validation, &cfg));
-    let checksum = |n: &FloatNet| n.quantise(400.0, "a").checksum();
-    assert_eq!(checksum(&a), checksum(&b));
-    // Stopped after any epoch and resumed from its checkpoint: the same net, and the same
-    // checkpoints after it.
-    assert_eq!(saved.len(), 4);
-    for (done, bytes) in saved.iter().enumerate().take(3) {
-        let c = super::Checkpoint::decode(bytes, arch, 1).unwrap().unwrap();
-        assert_eq!(c.epochs, done + 1);
-        let mut later = Vec::new();
-        let resumed = super::train(&data, &cfg, FloatNet::zeros(arch), Some(c), |_| {}, |c| later.push(c.encode(1)));
-        assert_eq!(checksum(&resumed), checksum(&a), "resumed after epoch {}", done + 1);
-        assert_eq!(later, saved[done + 1..], "resumed after epoch {}", done + 1);
+    for arch in [Arch::new(256, 3, 2).unwrap(), Arch::new(256, 1, 2).unwrap().with_stack(true)] {
+        let cfg = Config {
+            epochs: 4,
+            batch: 256,
+            lr: 0.003,
+            final_lr: 0.1,
+            lambda: 0.0,
+            k: 400.0,
+            threads: 2,
+            seed: 5,
+            mirror: true,
+        };
+        let start = FloatNet::random(arch, cfg.seed);
+        let before = start.loss(&data.validation, &cfg);
+        let mut saved = Vec::new();
+        let a = super::train(&data, &cfg, start.clone(), None, |_| {}, |c| saved.push(c.encode(1)));
+        let b = super::train(&data, &cfg, start.clone(), None, |_| {}, |_| {});
+        assert!(a.loss(&data.validation, &cfg) < before * 0.9, "{before} -> {}", a.loss(&data.validation, &cfg));
+        let checksum = |n: &FloatNet| n.quantise(400.0, "a").checksum();
+        assert_eq!(checksum(&a), checksum(&b));
+        // Stopped after any epoch and resumed from its checkpoint: the same net, and the same
+        // checkpoints after it.
+        assert_eq!(saved.len(), 4);
+        for (done, bytes) in saved.iter().enumerate().take(3) {
+            let c = super::Checkpoint::decode(bytes, arch, 1).unwrap().unwrap();
+            assert_eq!(c.epochs, done + 1);
+            let mut later = Vec::new();
+            let resumed =
+                super::train(&data, &cfg, FloatNet::zeros(arch), Some(c), |_| {}, |c| later.push(c.encode(1)));
+            assert_eq!(checksum(&resumed), checksum(&a), "resumed after epoch {}", done + 1);
+            assert_eq!(later, saved[done + 1..], "resumed after epoch {}", done + 1);
+        }
     }
 }

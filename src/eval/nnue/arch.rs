@@ -11,6 +11,10 @@ pub const FEATURES: usize = 2 * 7 * 90;
 pub const HIDDEN_SIZES: [usize; 4] = [256, 512, 768, 1024];
 /// Most output buckets.
 pub const MAX_OUTPUT_BUCKETS: usize = 8;
+/// Neurons of the first layer of a stack (after the accumulators' 2·H).
+pub const L2: usize = 16;
+/// Neurons of a stack's second layer (then one output).
+pub const L3: usize = 32;
 
 /// A way to split the general's 9 palace points into input buckets. Points are numbered from
 /// the perspective's own view, `rank × 3 + file − 3` (rank 0 its back rank, file 3..=5 d..f).
@@ -61,6 +65,9 @@ pub struct Arch {
     pub king_map: u8,
     /// Output buckets (1 = a single output).
     pub output_buckets: usize,
+    /// Whether each output bucket is a stack 2·H → `L2` → `L3` → 1 (clipped ReLU between)
+    /// rather than one linear output.
+    pub stack: bool,
 }
 
 /// Which input set a perspective uses: its bucket and whether it sees the mirrored board
@@ -69,7 +76,7 @@ pub type KingKey = u8;
 
 impl Arch {
     /// Architecture 1: 1260 → 2×256 → 1.
-    pub const ONE: Arch = Arch { hidden: 256, king_map: 0, output_buckets: 1 };
+    pub const ONE: Arch = Arch { hidden: 256, king_map: 0, output_buckets: 1, stack: false };
 
     /// The shape with `hidden` neurons, the king map of `king_buckets` buckets and
     /// `output_buckets` outputs, or why there is none.
@@ -84,13 +91,21 @@ impl Arch {
         if !(1..=MAX_OUTPUT_BUCKETS).contains(&output_buckets) {
             return Err(format!("{output_buckets} output buckets (1 to {MAX_OUTPUT_BUCKETS})"));
         }
-        Ok(Arch { hidden, king_map: map as u8, output_buckets })
+        Ok(Arch { hidden, king_map: map as u8, output_buckets, stack: false })
     }
 
-    /// The architecture id net files store: 1 for `Arch::ONE`, else 2.
+    /// The same shape with a stack of layers after the accumulators in each output bucket,
+    /// or without.
+    pub fn with_stack(self, stack: bool) -> Arch {
+        Arch { stack, ..self }
+    }
+
+    /// The architecture id net files store: 1 for `Arch::ONE`, 3 with a stack, else 2.
     pub fn id(&self) -> u16 {
         if *self == Arch::ONE {
             1
+        } else if self.stack {
+            3
         } else {
             2
         }
@@ -157,9 +172,14 @@ impl Arch {
         self.output_bucket_of(material(pos))
     }
 
-    /// "1260x6 -> 2x512 -> 8" style summary.
+    /// "1260x6 -> 2x512 -> 8" style summary ("-> 8x(16 -> 32 -> 1)" with a stack).
     pub fn describe(&self) -> String {
-        format!("{}x{} -> 2x{} -> {}", FEATURES, self.king_buckets(), self.hidden, self.output_buckets)
+        let head = format!("{}x{} -> 2x{}", FEATURES, self.king_buckets(), self.hidden);
+        if self.stack {
+            format!("{head} -> {}x({L2} -> {L3} -> 1)", self.output_buckets)
+        } else {
+            format!("{head} -> {}", self.output_buckets)
+        }
     }
 }
 

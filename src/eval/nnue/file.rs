@@ -1,7 +1,11 @@
 //! The net file (`docs/nnue.md`, "Net file"): a header, then the quantised weights.
-//! Version 1 holds architecture 1 only (a 64-byte header); version 2 any `Arch` (the same 64
-//! bytes, then 16 naming the king map and the output buckets). Both share the payload layout.
+//! Version 1 holds architecture 1 only (a 64-byte header); version 2 any `Arch` without a
+//! stack (the same 64 bytes, then 16 naming the king map and the output buckets); version 3 a
+//! stacked one (version 2's header, with the stack's layer sizes). Versions 1 and 2 share the
+//! payload layout; version 3's has the stack where the output layer was.
 
+use super::arch::{L2, L3};
+use super::stack::Stack;
 use super::{Arch, Network, FEATURES, MAX_OUTPUT_WEIGHT, MAX_PIECES, QA, QB};
 use crate::bytes::{i16_at, i32_at, u16_at, u32_at, u64_at};
 use std::fmt;
@@ -9,7 +13,7 @@ use std::fmt;
 /// First 8 bytes of every net file.
 pub const MAGIC: &[u8; 8] = b"CHUHENET";
 /// The newest format version this build reads and writes (it reads 1 too).
-pub const VERSION: u16 = 2;
+pub const VERSION: u16 = 3;
 /// Bytes of a version-1 header (version 2 adds `EXTRA_SIZE`).
 pub const HEADER_SIZE: usize = 64;
 /// Bytes version 2 adds to the header.
@@ -67,14 +71,22 @@ pub fn fnv1a(bytes: &[u8]) -> u64 {
     bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| (h ^ b as u64).wrapping_mul(0x0100_0000_01b3))
 }
 
+/// Bytes of each of a stack's six tensors (`Stack::sizes`): weights `i16`, biases `i32`.
+const STACK_BYTES: [usize; 6] = [2, 4, 2, 4, 2, 4];
+
 /// Payload bytes of a net of shape `arch`.
 fn payload_size(arch: &Arch) -> usize {
     let h = arch.hidden;
-    (arch.inputs() * h + h + 2 * h * arch.output_buckets) * 2 + 4 * arch.output_buckets
+    let inputs = (arch.inputs() * h + h) * 2;
+    if arch.stack {
+        let sizes = Stack::sizes(h, arch.output_buckets);
+        return inputs + sizes.iter().zip(STACK_BYTES).map(|(n, b)| n * b).sum::<usize>();
+    }
+    inputs + 2 * h * arch.output_buckets * 2 + 4 * arch.output_buckets
 }
 
 /// The payload: input columns, hidden biases, output weights (per output bucket: own half,
-/// other half), output biases.
+/// other half), output biases; in a stacked net the stack's six tensors instead of the last two.
 pub(super) fn payload(net: &Network) -> Vec<u8> {
     let mut out = Vec::with_capacity(payload_size(&net.arch));
     for w in net.w1.iter().chain(&net.b1).chain(&net.w2) {
@@ -83,14 +95,45 @@ pub(super) fn payload(net: &Network) -> Vec<u8> {
     for b in &net.b2 {
         out.extend_from_slice(&b.to_le_bytes());
     }
+    if let Some(st) = &net.stack {
+        let ints = |v: &[i32], out: &mut Vec<u8>| v.iter().for_each(|x| out.extend_from_slice(&x.to_le_bytes()));
+        st.w2.iter().for_each(|x| out.extend_from_slice(&x.to_le_bytes()));
+        ints(&st.b2, &mut out);
+        st.w3.iter().for_each(|x| out.extend_from_slice(&x.to_le_bytes()));
+        ints(&st.b3, &mut out);
+        st.w4.iter().for_each(|x| out.extend_from_slice(&x.to_le_bytes()));
+        ints(&st.b4, &mut out);
+    }
     out
 }
 
-/// The file's bytes: version 1 for architecture 1, else version 2.
+/// Reads a stack's six tensors from `b` (exactly their bytes).
+fn read_stack(b: &[u8], arch: &Arch) -> Stack {
+    let sizes = Stack::sizes(arch.hidden, arch.output_buckets);
+    let mut at = 0;
+    let mut take = |i: usize| {
+        let part = &b[at..at + sizes[i] * STACK_BYTES[i]];
+        at += part.len();
+        part
+    };
+    let ints = |p: &[u8]| p.chunks_exact(4).map(|c| i32_at(c, 0)).collect::<Vec<_>>();
+    let words = |p: &[u8]| p.chunks_exact(2).map(|c| i16_at(c, 0)).collect::<Vec<_>>();
+    let (w2, b2, w3, b3) = (words(take(0)), ints(take(1)), words(take(2)), ints(take(3)));
+    let w4 = words(take(4));
+    Stack { w2, b2, w3, b3, w4, b4: ints(take(5)) }
+}
+
+/// The file's bytes: version 1 for architecture 1, 3 for a stacked net, else version 2.
 pub(super) fn encode(net: &Network) -> Vec<u8> {
     let body = payload(net);
     let arch = net.arch;
-    let version: u16 = if arch == Arch::ONE { 1 } else { 2 };
+    let version: u16 = if arch == Arch::ONE {
+        1
+    } else if arch.stack {
+        3
+    } else {
+        2
+    };
     let mut out = Vec::with_capacity(HEADER_SIZE + EXTRA_SIZE + body.len());
     out.extend_from_slice(MAGIC);
     for field in [version, arch.id(), FEATURES as u16, arch.hidden as u16, QA as u16, QB as u16] {
@@ -104,9 +147,12 @@ pub(super) fn encode(net: &Network) -> Vec<u8> {
         *t = b;
     }
     out.extend_from_slice(&text);
-    if version == 2 {
+    if version >= 2 {
         let mut extra = [0u8; EXTRA_SIZE];
         extra[..4].copy_from_slice(&[arch.king_map, arch.king_buckets() as u8, arch.output_buckets as u8, OUTPUT_MAP]);
+        if arch.stack {
+            extra[4..6].copy_from_slice(&[L2 as u8, L3 as u8]);
+        }
         out.extend_from_slice(&extra);
     }
     out.extend_from_slice(&body);
@@ -144,11 +190,21 @@ fn read_arch(b: &[u8]) -> Result<(Arch, usize), NetError> {
     let e = &b[HEADER_SIZE..HEADER_SIZE + EXTRA_SIZE];
     let (map, king_buckets, output_buckets, output_map) = (e[0], e[1] as usize, e[2] as usize, e[3]);
     let arch = Arch::new(hidden as usize, king_buckets, output_buckets).map_err(NetError::Architecture)?;
-    if arch.king_map != map || output_map != OUTPUT_MAP || e[4..].iter().any(|&x| x != 0) || arch.id() != id {
+    let arch = arch.with_stack(version == 3);
+    if arch.king_map != map || output_map != OUTPUT_MAP || e[6..].iter().any(|&x| x != 0) || arch.id() != id {
         return Err(NetError::Architecture(format!(
             "architecture {id}, king map {map} of {king_buckets} buckets, output map {output_map}; this build \
              knows king map {} for {king_buckets} buckets and output map {OUTPUT_MAP}",
             arch.king_map
+        )));
+    }
+    let layers = if arch.stack { [L2 as u8, L3 as u8] } else { [0, 0] };
+    if e[4..6] != layers {
+        return Err(NetError::Architecture(format!(
+            "version {version} with stack layers {} and {}; this build runs {}",
+            e[4],
+            e[5],
+            if arch.stack { format!("{L2} and {L3}") } else { "none in version 2".into() }
         )));
     }
     Ok((arch, HEADER_SIZE + EXTRA_SIZE))
@@ -197,9 +253,13 @@ pub(super) fn decode(b: &[u8]) -> Result<Network, NetError> {
     let h = arch.hidden;
     let mut words = body.chunks_exact(2).map(|c| i16_at(c, 0));
     let mut take = |n: usize| -> Vec<i16> { words.by_ref().take(n).collect() };
-    let (w1, b1, w2) = (take(arch.inputs() * h), take(h), take(2 * h * arch.output_buckets));
-    let b2_at = expected - 4 * arch.output_buckets;
-    let b2: Vec<i32> = (0..arch.output_buckets).map(|i| i32_at(body, b2_at + 4 * i)).collect();
+    let (w1, b1) = (take(arch.inputs() * h), take(h));
+    let (w2, b2) = if arch.stack {
+        (Vec::new(), Vec::new())
+    } else {
+        let b2_at = expected - 4 * arch.output_buckets;
+        (take(2 * h * arch.output_buckets), (0..arch.output_buckets).map(|i| i32_at(body, b2_at + 4 * i)).collect())
+    };
     // An accumulator sums a bias and at most MAX_PIECES columns: it must fit an i16.
     let widest = |v: &[i16]| v.iter().map(|w| (*w as i32).abs()).max().unwrap_or(0);
     let (max_w1, max_b1) = (widest(&w1), widest(&b1));
@@ -210,7 +270,15 @@ pub(super) fn decode(b: &[u8]) -> Result<Network, NetError> {
     if max_w2 > MAX_OUTPUT_WEIGHT {
         return Err(NetError::Range(format!("output weight {max_w2} (at most {MAX_OUTPUT_WEIGHT})")));
     }
-    let mut net = Network::from_parts(arch, w1, b1, w2, b2);
+    let mut net = if arch.stack {
+        let stack = read_stack(&body[(arch.inputs() * h + h) * 2..], &arch);
+        if let Some(why) = stack.out_of_range() {
+            return Err(NetError::Range(why));
+        }
+        Network::from_stack(arch, w1, b1, stack)
+    } else {
+        Network::from_parts(arch, w1, b1, w2, b2)
+    };
     (net.scale, net.description) = (scale, description);
     debug_assert_eq!(net.checksum, checksum);
     Ok(net)
@@ -242,7 +310,7 @@ mod tests {
         other[14] = 128; // 128 hidden neurons
         assert!(matches!(refused(&other), NetError::Architecture(_)));
         let mut future = bytes.clone();
-        future[8] = 3; // version 3
+        future[8] = 4; // version 4
         assert!(matches!(refused(&future), NetError::Header(_)));
         let mut flipped = bytes.clone();
         flipped[HEADER_SIZE + 1000] ^= 1;
@@ -260,11 +328,11 @@ mod tests {
     }
 
     #[test]
-    fn version_2_files_round_trip_and_name_their_shape() {
+    fn version_2_and_3_files_round_trip_and_name_their_shape() {
         for arch in test_archs().into_iter().skip(1) {
             let net = random_arch_net(arch, 6);
             let bytes = net.to_bytes();
-            assert_eq!(u16_at(&bytes, 8), 2);
+            assert_eq!(u16_at(&bytes, 8), if arch.stack { 3 } else { 2 });
             assert_eq!(bytes.len(), HEADER_SIZE + EXTRA_SIZE + payload_size(&arch));
             let back = Network::from_bytes(&bytes).unwrap();
             assert_eq!((back.arch(), back.to_bytes()), (arch, bytes.clone()));
@@ -280,6 +348,22 @@ mod tests {
             bad[HEADER_SIZE + 2] = (arch.output_buckets % 8 + 1) as u8; // another bucket count: other size
             assert!(matches!(refused(&bad), NetError::Corrupt(_) | NetError::Architecture(_)));
             assert!(matches!(refused(&bytes[..HEADER_SIZE + 3]), NetError::Header(_)));
+            // The stack's layer sizes: only 16 and 32 in version 3, none in version 2.
+            let mut bad = bytes.clone();
+            bad[HEADER_SIZE + 4] = if arch.stack { 8 } else { 16 };
+            assert!(matches!(refused(&bad), NetError::Architecture(_)));
+            if let Some(stack) = &net.stack {
+                let mut hot = net.clone();
+                hot.stack.as_mut().unwrap().w4[3] = 16385;
+                assert!(matches!(refused(&hot.to_bytes()), NetError::Range(_)));
+                let mut hot = net.clone();
+                hot.stack.as_mut().unwrap().w2[3] = -2041;
+                assert!(matches!(refused(&hot.to_bytes()), NetError::Range(_)));
+                let mut hot = net.clone();
+                hot.stack.as_mut().unwrap().b3[1] = i32::MAX - 5;
+                assert!(matches!(refused(&hot.to_bytes()), NetError::Range(_)));
+                assert_eq!(back.stack.as_ref(), Some(stack));
+            }
         }
     }
 }

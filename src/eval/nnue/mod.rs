@@ -18,12 +18,14 @@ pub mod arch;
 mod file;
 mod finny;
 mod simd;
+pub mod stack;
 
 use crate::board::{Color, Piece, Position};
 pub use accumulator::AccumulatorStack;
 pub use arch::{feature, mirrored, Arch, KingKey, FEATURES};
 pub use file::{NetError, HEADER_SIZE, MAGIC, VERSION};
 pub use simd::Simd;
+pub use stack::Stack;
 
 /// Inputs per perspective of architecture 1 (one king bucket).
 pub const INPUTS: usize = FEATURES;
@@ -45,10 +47,13 @@ pub struct Network {
     pub(crate) w1: Vec<i16>,
     /// Hidden biases.
     pub(crate) b1: Vec<i16>,
-    /// Output weights per output bucket: the side to move's half, then the other's.
+    /// Output weights per output bucket: the side to move's half, then the other's (empty
+    /// in a stacked net).
     pub(crate) w2: Vec<i16>,
-    /// Output biases, at scale `QA × QB`, one per output bucket.
+    /// Output biases, at scale `QA × QB`, one per output bucket (empty in a stacked net).
     pub(crate) b2: Vec<i32>,
+    /// A stacked net's layers after the accumulators (`arch.stack`).
+    pub(crate) stack: Option<Stack>,
     /// Centipawns per unit of the float output (the data's sigmoid scale `K`).
     pub(crate) scale: i32,
     /// The payload's checksum, as the file header holds it (identifies the net).
@@ -75,8 +80,18 @@ impl Network {
             (b1.len(), w2.len(), b2.len()),
             (arch.hidden, 2 * arch.hidden * arch.output_buckets, arch.output_buckets)
         );
-        let mut net =
-            Network { arch, w1, b1, w2, b2, scale: 1, checksum: 0, description: String::new(), simd: Simd::detect() };
+        let (scale, checksum, description, simd) = (1, 0, String::new(), Simd::detect());
+        let mut net = Network { arch, w1, b1, w2, b2, stack: None, scale, checksum, description, simd };
+        net.checksum = file::fnv1a(&file::payload(&net));
+        net
+    }
+
+    /// A stacked net (`arch.stack`) from its input layer and its stack.
+    pub(crate) fn from_stack(arch: Arch, w1: Vec<i16>, b1: Vec<i16>, stack: Stack) -> Network {
+        debug_assert!(arch.stack && w1.len() == arch.inputs() * arch.hidden && b1.len() == arch.hidden);
+        let (scale, checksum, description, simd) = (1, 0, String::new(), Simd::detect());
+        let (w2, b2, stack) = (Vec::new(), Vec::new(), Some(stack));
+        let mut net = Network { arch, w1, b1, w2, b2, stack, scale, checksum, description, simd };
         net.checksum = file::fnv1a(&file::payload(&net));
         net
     }
@@ -157,6 +172,10 @@ impl Network {
     /// other half `them` and the output bucket.
     #[inline]
     pub fn output(&self, us: &[i16], them: &[i16], bucket: usize) -> i32 {
+        if let Some(stack) = &self.stack {
+            let out = stack.output(self.simd, us, them, bucket);
+            return (out * self.scale as i64 / stack::Y as i64) as i32;
+        }
         match self.arch.hidden {
             256 => self.output_n::<256>(us, them, bucket),
             512 => self.output_n::<512>(us, them, bucket),
@@ -215,9 +234,22 @@ pub(crate) mod tests {
         let h = arch.hidden;
         let w1 = (0..arch.inputs() * h).map(|_| small(80) as i16).collect();
         let b1 = (0..h).map(|_| (small(120) + 120) as i16).collect();
-        let w2 = (0..2 * h * arch.output_buckets).map(|_| small(MAX_OUTPUT_WEIGHT) as i16).collect();
-        let b2 = (0..arch.output_buckets).map(|_| small(5000)).collect();
-        let mut net = Network::from_parts(arch, w1, b1, w2, b2);
+        let mut net = if arch.stack {
+            let [w2, b2, w3, b3, w4, b4] = Stack::sizes(h, arch.output_buckets);
+            let stack = Stack {
+                w2: (0..w2).map(|_| small(300) as i16).collect(),
+                b2: (0..b2).map(|_| small(100_000) + 100_000).collect(),
+                w3: (0..w3).map(|_| small(1500) as i16).collect(),
+                b3: (0..b3).map(|_| small(100_000) + 100_000).collect(),
+                w4: (0..w4).map(|_| small(3000) as i16).collect(),
+                b4: (0..b4).map(|_| small(100_000)).collect(),
+            };
+            Network::from_stack(arch, w1, b1, stack)
+        } else {
+            let w2 = (0..2 * h * arch.output_buckets).map(|_| small(MAX_OUTPUT_WEIGHT) as i16).collect();
+            let b2 = (0..arch.output_buckets).map(|_| small(5000)).collect();
+            Network::from_parts(arch, w1, b1, w2, b2)
+        };
         net.scale = 400;
         net.description = "random".into();
         Network::from_bytes(&net.to_bytes()).unwrap()
@@ -228,7 +260,8 @@ pub(crate) mod tests {
         random_arch_net(Arch::ONE, seed)
     }
 
-    /// Architectures the tests cover: 1, and bucketed ones of every king map and widths.
+    /// Architectures the tests cover: 1, bucketed ones of every king map and widths, stacked
+    /// ones (last).
     pub(crate) fn test_archs() -> Vec<Arch> {
         vec![
             Arch::ONE,
@@ -236,6 +269,8 @@ pub(crate) mod tests {
             Arch::new(768, 3, 4).unwrap(),
             Arch::new(1024, 9, 2).unwrap(), // 11.6 M input weights
             Arch::new(256, 1, 3).unwrap(),
+            Arch::ONE.with_stack(true),
+            Arch::new(512, 6, 8).unwrap().with_stack(true),
         ]
     }
 

@@ -87,6 +87,26 @@ mod portable {
     }
 }
 
+/// A stack's first-layer input of an accumulator value `v`: `clamp(v, 0, QA)² / QA` rounded,
+/// 0..=QA (the squared clipped ReLU at the accumulators' own scale).
+#[inline(always)]
+fn stack_input(v: i16) -> i16 {
+    let c = v.clamp(0, QA as i16) as i32;
+    ((c * c + QA / 2) / QA) as i16
+}
+
+/// A stack's first layer: `out[j] = Σ input · w[j]` over the inputs of `us` then `them`.
+fn stack_layer_portable(us: &[i16], them: &[i16], w: &[i16], out: &mut [i32]) {
+    let mut act = [0i16; 2 * 1024];
+    let (a, b) = act.split_at_mut(us.len());
+    a.iter_mut().zip(us).for_each(|(a, &v)| *a = stack_input(v));
+    b.iter_mut().zip(them).for_each(|(a, &v)| *a = stack_input(v));
+    let act = &act[..us.len() + them.len()];
+    for (o, row) in out.iter_mut().zip(w.chunks_exact(act.len())) {
+        *o = act.iter().zip(row).map(|(&a, &w)| a as i32 * w as i32).sum();
+    }
+}
+
 #[cfg(target_arch = "x86_64")]
 mod avx2 {
     use super::{LANES, QA};
@@ -172,6 +192,39 @@ mod avx2 {
         );
         let half = _mm_add_epi64(_mm256_castsi256_si128(wide), _mm256_extracti128_si256(wide, 1));
         _mm_cvtsi128_si64(half) + _mm_extract_epi64(half, 1)
+    }
+
+    /// `stack_input` of 16 lanes: clamp, square (at most 255², inside a `u16`), then the
+    /// rounded division by 255 as (x + 127) · 0x8081 >> 23, exact for x below 2¹⁶.
+    #[inline(always)]
+    unsafe fn stack_inputs(v: __m256i) -> __m256i {
+        let c = _mm256_min_epi16(_mm256_max_epi16(v, _mm256_setzero_si256()), _mm256_set1_epi16(QA as i16));
+        let x = _mm256_add_epi16(_mm256_mullo_epi16(c, c), _mm256_set1_epi16((QA / 2) as i16));
+        _mm256_srli_epi16(_mm256_mulhi_epu16(x, _mm256_set1_epi16(0x8081u16 as i16)), 7)
+    }
+
+    /// A stack's first layer, eight rows per pass over the inputs (sixteen lanes at a time,
+    /// made by `stack_inputs` in registers), `madd` into 32-bit lanes: exact, as the caller
+    /// keeps every sum inside an `i32`. The eight rows' lanes are then added across.
+    #[target_feature(enable = "avx2")]
+    pub unsafe fn stack_layer(us: &[i16], them: &[i16], w: &[i16], out: &mut [i32]) {
+        let (h, n) = (us.len(), us.len() + them.len());
+        for (block, o) in out.chunks_exact_mut(8).enumerate() {
+            let mut sum = [_mm256_setzero_si256(); 8];
+            for i in (0..n).step_by(16) {
+                let a = stack_inputs(if i < h { load(us, i) } else { load(them, i - h) });
+                for (r, s) in sum.iter_mut().enumerate() {
+                    *s = _mm256_add_epi32(*s, _mm256_madd_epi16(a, load(w, (block * 8 + r) * n + i)));
+                }
+            }
+            let quad = |a, b, c, d| _mm256_hadd_epi32(_mm256_hadd_epi32(a, b), _mm256_hadd_epi32(c, d));
+            let (low, high) = (quad(sum[0], sum[1], sum[2], sum[3]), quad(sum[4], sum[5], sum[6], sum[7]));
+            let rows = _mm256_add_epi32(
+                _mm256_permute2x128_si256(low, high, 0x20),
+                _mm256_permute2x128_si256(low, high, 0x31),
+            );
+            _mm256_storeu_si256(o.as_mut_ptr() as *mut __m256i, rows);
+        }
     }
 }
 
@@ -280,6 +333,23 @@ impl Simd {
         }
     }
 
+    /// A stack's first layer: `out[j] = Σ input · w[j]` over the rows of `w`, the inputs
+    /// (`stack_input`, 0..=QA) those of the halves `us` and `them`.
+    #[inline(always)]
+    pub fn stack_layer(self, us: &[i16], them: &[i16], w: &[i16], out: &mut [i32]) {
+        let n = us.len() + them.len();
+        let fits = us.len() == them.len() && us.len().is_multiple_of(16) && n <= 2048;
+        assert!(fits && out.len().is_multiple_of(8) && w.len() == out.len() * n, "stack sizes");
+        match self {
+            // SAFETY: as above; the loads read 16 lanes below the length (a multiple of 16) of
+            // `us`, `them` and of a row of `n` inside `w`, and the stores eight lanes of
+            // `out`, whose lengths the assert checked.
+            #[cfg(target_arch = "x86_64")]
+            Simd::Avx2 => unsafe { avx2::stack_layer(us, them, w, out) },
+            Simd::Portable => stack_layer_portable(us, them, w, out),
+        }
+    }
+
     /// Σ clamp(acc, 0, QA)² · w.
     #[inline(always)]
     pub fn screlu_dot(self, acc: &[i16], w: &[i16]) -> i64 {
@@ -319,6 +389,25 @@ mod tests {
                 best.sub(&mut a, &w);
                 portable.sub(&mut b, &w);
                 assert_eq!(a, b);
+            }
+        }
+        // A stack's first layer: the same sums, at the extremes too (inputs at QA against
+        // the most negative weight the loader allows).
+        for width in super::super::arch::HIDDEN_SIZES {
+            for round in 0..20 {
+                let mut half = || -> Vec<i16> { (0..width).map(|_| (rng.next_u64() % 700) as i16 - 300).collect() };
+                let (us, them) = if round == 0 { (vec![QA as i16; width], vec![400; width]) } else { (half(), half()) };
+                let rows = 16;
+                let w: Vec<i16> = (0..rows * 2 * width)
+                    .map(|i| if round == 0 { -2040 } else { (i as u64 * 2654435761 % 4081) as i16 - 2040 })
+                    .collect();
+                let (mut o1, mut o2) = (vec![0i32; rows], vec![0i32; rows]);
+                best.stack_layer(&us, &them, &w, &mut o1);
+                portable.stack_layer(&us, &them, &w, &mut o2);
+                assert_eq!(o1, o2);
+                if round == 0 {
+                    assert!(o1.iter().all(|&o| o == -(2 * width as i32) * QA * 2040));
+                }
             }
         }
         // The widest sum does not overflow: every lane at QA against the largest weight.
