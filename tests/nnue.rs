@@ -161,6 +161,32 @@ fn architecture_2_trains_and_runs_too() {
 }
 
 #[test]
+fn architecture_3_a_stacked_net_trains_and_runs_too() {
+    // From the architecture-1 net: its input layer kept, the stack learnt; a version-3 file.
+    let one = trained();
+    let t = train_twice("smoke-3", &["--from", one.net.to_str().unwrap(), "--stack", "--output-buckets", "2"]);
+    assert!(t.report.contains("network 1260x1 -> 2x256 -> 2x(16 -> 32 -> 1)"), "{}", t.report);
+    assert_eq!(std::fs::read(&t.net).unwrap()[8], 3, "format version 3");
+    check_training_run(&t);
+    // And from the stacked net, the stack is the default shape.
+    let again = temp("smoke-3b.nnue");
+    let report = stdout_of(&chuhe(&[
+        "train",
+        "--data",
+        data().to_str().unwrap(),
+        "--out",
+        again.to_str().unwrap(),
+        "--epochs",
+        "1",
+        "--from",
+        t.net.to_str().unwrap(),
+        "--threads",
+        "2",
+    ]));
+    assert!(report.contains("2x(16 -> 32 -> 1) (from --from)"), "{report}");
+}
+
+#[test]
 fn bad_net_files_are_refused_in_one_line_and_the_net_stays() {
     let t = trained();
     let good = std::fs::read(&t.net).unwrap();
