@@ -14,7 +14,7 @@ use crate::board::{Color, Move, MoveList, Piece, Position, Square};
 use std::io::{self, Write};
 
 /// The format version of chained files.
-pub const VERSION: u16 = 2;
+pub use super::format::CHAINED_VERSION as VERSION;
 /// Exp-Golomb order of the score differences (measured best of 2..6 on net 8's data).
 const SCORE_ORDER: u32 = 4;
 /// A block is closed at the end of the first chain that takes its payload past this.

@@ -13,6 +13,8 @@ use std::io::{self, Write};
 pub const MAGIC: [u8; 8] = *b"CHUHEDAT";
 /// The format version this code writes and reads.
 pub const VERSION: u16 = 1;
+/// The chained format's version (`chain.rs`): its header is version 1's, checksummed.
+pub const CHAINED_VERSION: u16 = 2;
 /// Bytes per record, and per header.
 pub const RECORD_SIZE: usize = 40;
 /// Byte 11 of a header (a record's byte 11 is at most 3).
@@ -206,9 +208,9 @@ impl Header {
     /// size 0 (records have no fixed size), and a CRC-32 of bytes 0..36 in bytes 36..40.
     pub fn encode_chained(&self) -> [u8; RECORD_SIZE] {
         let mut b = self.encode();
-        b[8..10].copy_from_slice(&super::chain::VERSION.to_le_bytes());
+        b[8..10].copy_from_slice(&CHAINED_VERSION.to_le_bytes());
         b[10] = 0;
-        let crc = super::chain::crc32(0, &b[0..36]);
+        let crc = super::codes::crc32(0, &b[0..36]);
         b[36..40].copy_from_slice(&crc.to_le_bytes());
         b
     }
@@ -223,7 +225,7 @@ impl Header {
         if b[0..8] != MAGIC || b[11] != HEADER_MARK {
             return Err(FormatError::BadHeader("wrong magic bytes".into()));
         }
-        let chained = super::chain::VERSION;
+        let chained = CHAINED_VERSION;
         match Header::version(b) {
             VERSION if b[10] as usize != RECORD_SIZE => {
                 return Err(FormatError::BadHeader(format!(
@@ -233,7 +235,7 @@ impl Header {
             }
             VERSION => {}
             v if v == chained => {
-                if b[10] != 0 || super::chain::crc32(0, &b[0..36]) != u32_at(b, 36) {
+                if b[10] != 0 || super::codes::crc32(0, &b[0..36]) != u32_at(b, 36) {
                     return Err(FormatError::BadHeader("version 2 header fails its checksum".into()));
                 }
             }
