@@ -80,8 +80,13 @@ impl Network {
             (b1.len(), w2.len(), b2.len()),
             (arch.hidden, 2 * arch.hidden * arch.output_buckets, arch.output_buckets)
         );
+        Network::assemble(arch, w1, b1, w2, b2, None)
+    }
+
+    /// The net of these weights, its checksum that of its file's payload.
+    fn assemble(arch: Arch, w1: Vec<i16>, b1: Vec<i16>, w2: Vec<i16>, b2: Vec<i32>, stack: Option<Stack>) -> Network {
         let (scale, checksum, description, simd) = (1, 0, String::new(), Simd::detect());
-        let mut net = Network { arch, w1, b1, w2, b2, stack: None, scale, checksum, description, simd };
+        let mut net = Network { arch, w1, b1, w2, b2, stack, scale, checksum, description, simd };
         net.checksum = file::fnv1a(&file::payload(&net));
         net
     }
@@ -89,11 +94,7 @@ impl Network {
     /// A stacked net (`arch.stack`) from its input layer and its stack.
     pub(crate) fn from_stack(arch: Arch, w1: Vec<i16>, b1: Vec<i16>, stack: Stack) -> Network {
         debug_assert!(arch.stack && w1.len() == arch.inputs() * arch.hidden && b1.len() == arch.hidden);
-        let (scale, checksum, description, simd) = (1, 0, String::new(), Simd::detect());
-        let (w2, b2, stack) = (Vec::new(), Vec::new(), Some(stack));
-        let mut net = Network { arch, w1, b1, w2, b2, stack, scale, checksum, description, simd };
-        net.checksum = file::fnv1a(&file::payload(&net));
-        net
+        Network::assemble(arch, w1, b1, Vec::new(), Vec::new(), Some(stack))
     }
 
     /// Decodes a net file (header checked first, then sizes, checksum and weight ranges).
