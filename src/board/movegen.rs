@@ -188,7 +188,12 @@ impl Position {
     /// kind in slot order (the order search's ties depend on).
     #[inline(always)]
     pub(super) fn pseudo_into<O: Out, const MODE: u8>(&self, list: &mut O) {
-        let us = self.side;
+        self.pseudo_into_for::<O, MODE>(self.side, list);
+    }
+
+    /// `pseudo_into` for `us`'s pieces, whoever is to move.
+    #[inline(always)]
+    fn pseudo_into_for<O: Out, const MODE: u8>(&self, us: Color, list: &mut O) {
         let mut sink = self.sink::<_, MODE>(us, list);
         self.squares_of(us, PieceKind::King).for_each(|from| sink.gen_king(from));
         self.squares_of(us, PieceKind::Advisor).for_each(|from| sink.gen_advisor(from));
@@ -253,6 +258,12 @@ impl Position {
     /// Appends every pseudo-legal capture (own king safety not checked) to `list`.
     pub fn generate_pseudo_captures(&self, list: &mut MoveList) {
         self.pseudo_into::<_, CAPTURES>(list);
+    }
+
+    /// Appends every pseudo-legal capture of `color`'s pieces, whoever is to move, to `list`
+    /// (what each piece attacks: the network's threat inputs).
+    pub fn pseudo_captures_of(&self, color: Color, list: &mut MoveList) {
+        self.pseudo_into_for::<_, CAPTURES>(color, list);
     }
 
     /// Whether pseudo-legal `m` of the side to move keeps its king safe; `in_check` must say

@@ -18,7 +18,7 @@ usage:
   chuhe train --data FILE... --out NET [--epochs N] [--batch B] [--lr R] [--final-lr F]
               [--lambda L] [--k K] [--threads T] [--seed S] [--limit N] [--from NET]
               [--description TEXT] [--no-mirror]
-              [--hidden H] [--king-buckets B] [--output-buckets O] [--stack]
+              [--hidden H] [--king-buckets B] [--output-buckets O] [--stack] [--threats]
 
 options (--name VALUE or --name=VALUE):
   --data FILE...      datagen files: their quiet positions, one game in ten kept for
@@ -34,7 +34,8 @@ options (--name VALUE or --name=VALUE):
   --seed S            seed of the initial weights, shuffles and mirroring (default 1)
   --limit N           use at most N positions (default: all)
   --from NET          start from this net's weights (default: random weights); a net of
-                      one king bucket and one output also starts a wider or bucketed net
+                      one king bucket and one output also starts a wider or bucketed net,
+                      any net one of its shape with --threats
   --hidden H          hidden neurons per perspective: 256, 512, 768 or 1024
                       (default: the --from net's, else 256)
   --king-buckets B    input sets by the general's palace point: 1 (none), 3 (by rank,
@@ -45,6 +46,10 @@ options (--name VALUE or --name=VALUE):
   --stack             each output bucket a stack of layers, 2xH -> 16 -> 32 -> 1 with
                       clipped ReLU, instead of one linear output (default: the --from
                       net's); started from a net without one, the stack starts random
+  --threats           add threat inputs: each capture on the board as (attacker's side
+                      and kind, victim's kind, victim's point), computed afresh at each
+                      evaluation (default: the --from net's); started from a net without
+                      them (of the same shape otherwise), they start at zero
   --description TEXT  text stored in the net file's header, up to 28 characters
   --no-mirror         do not train on left-right mirrored positions
 
@@ -78,7 +83,7 @@ const VALUED: &[&str] = &[
 /// Runs `chuhe train`.
 pub fn run(args: &[String]) -> Result<(), String> {
     let (files, rest) = data_files(args)?;
-    let a = Args::parse(&rest, VALUED, &["no-mirror", "stack"])?;
+    let a = Args::parse(&rest, VALUED, &["no-mirror", "stack", "threats"])?;
     let out = a.value("out").ok_or("--out NET is required")?.to_string();
     let start = match a.value("from") {
         None => None,
@@ -102,7 +107,8 @@ pub fn run(args: &[String]) -> Result<(), String> {
         a.number("output-buckets", 1, 255, Some(base.output_buckets as u64))? as usize,
     )
     .map_err(|e| format!("architecture: {e}"))?
-    .with_stack(a.flag("stack") || base.stack);
+    .with_stack(a.flag("stack") || base.stack)
+    .with_threats(a.flag("threats") || base.threats);
     let limit = a.number("limit", 1, u32::MAX as u64, Some(u32::MAX as u64))? as usize;
     let description = a.value("description").unwrap_or("chuhe train").to_string();
     if description.len() > 28 || !description.bytes().all(|b| b.is_ascii_graphic() || b == b' ') {

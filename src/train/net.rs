@@ -5,16 +5,22 @@
 use crate::board::zobrist::Rng;
 use crate::board::{Color, Piece, Position};
 use crate::eval::nnue::arch::{self, mirrored_point, palace_point, L2};
+use crate::eval::nnue::threats::{flipped, Threats, MAX_THREATS};
 use crate::eval::nnue::{self, Arch, Network, Stack, FEATURES, MAX_OUTPUT_WEIGHT, QA, QB};
 use crate::fit::sigmoid;
 
 /// Input weights and biases are kept within ±CLIP: quantised, a bias and 32 columns of
 /// CLIP·QA stay inside an i16.
 const CLIP: f32 = 1.98;
+/// Threat input weights are kept within ±THREAT_CLIP: quantised, `MAX_THREATS` of them more
+/// still fit (`nnue::file`'s range check).
+const THREAT_CLIP: f32 = 1.3;
 /// Output weights are kept within ±OUTPUT_CLIP: quantised, at most `MAX_OUTPUT_WEIGHT`.
 const OUTPUT_CLIP: f32 = MAX_OUTPUT_WEIGHT as f32 / QB as f32;
 /// Most pieces on a board.
-pub(super) const MAX_FEATURES: usize = 32;
+const MAX_PIECES: usize = 32;
+/// Most input columns one half of a sample turns on: its pieces and its threats.
+pub(super) const MAX_FEATURES: usize = MAX_PIECES + MAX_THREATS;
 /// Blocks of 90 points in a king bucket's inputs: (own or enemy) × kind.
 const BLOCKS: usize = FEATURES / 90;
 /// The factoriser's rows by point: an input's (side, kind) whatever the point, its (side,
@@ -22,12 +28,15 @@ const BLOCKS: usize = FEATURES / 90;
 const POINT_FACTORS: usize = BLOCKS + BLOCKS * 10 + BLOCKS * 9;
 
 /// A training position: its pieces' architecture-1 inputs from the side to move's view and
-/// the other's, each side's general's palace point and the material (`arch::material`).
+/// the other's, its threat inputs from the side to move's view, each side's general's palace
+/// point and the material (`arch::material`).
 #[derive(Clone)]
 pub struct Sample {
-    pub(super) us: [u16; MAX_FEATURES],
-    pub(super) them: [u16; MAX_FEATURES],
+    pub(super) us: [u16; MAX_PIECES],
+    pub(super) them: [u16; MAX_PIECES],
     pub(super) count: u8,
+    threats: [u16; MAX_THREATS],
+    threat_count: u8,
     /// Palace points of the side to move's general and the other's, each from its own view.
     king: [u8; 2],
     material: u8,
@@ -43,7 +52,13 @@ impl Sample {
         let stm = pos.side_to_move();
         let king = [stm, stm.opp()].map(|c| palace_point(c, pos.king_square(c)) as u8);
         let material = arch::material(pos) as u8;
-        let mut s = Sample { us: [0; MAX_FEATURES], them: [0; MAX_FEATURES], count: 0, king, material, result, score };
+        let t = Threats::of(pos);
+        let mut threats = [0; MAX_THREATS];
+        for (o, f) in threats.iter_mut().zip(t.seen_by(stm)) {
+            *o = f as u16;
+        }
+        let (us, them, threat_count) = ([0; MAX_PIECES], [0; MAX_PIECES], t.count);
+        let mut s = Sample { us, them, count: 0, threats, threat_count, king, material, result, score };
         for color in [Color::Red, Color::Black] {
             for (kind, sq) in pos.pieces(color) {
                 let piece = Piece::new(color, kind);
@@ -68,7 +83,16 @@ impl Sample {
             let f = if mirror { nnue::mirrored(f as usize) } else { f as usize };
             *o = arch.index_of_feature(key, f) as u32;
         }
-        n
+        if !arch.threats {
+            return n;
+        }
+        let threats = &self.threats[..self.threat_count as usize];
+        for (o, &t) in out[n..].iter_mut().zip(threats) {
+            let t = if half == 0 { t as usize } else { flipped(t as usize) };
+            let t = if mirror { nnue::mirrored(t) } else { t };
+            *o = arch.threat_index(key, t) as u32;
+        }
+        n + threats.len()
     }
 
     /// Its output bucket in a net of shape `arch`.
@@ -101,6 +125,10 @@ pub struct FloatNet {
 /// input's (side, kind), (side, kind, rank) and (side, kind, file) whatever its point.
 #[inline(always)]
 fn factors(arch: &Arch, index: usize) -> ([usize; 4], usize) {
+    if index >= arch.piece_inputs() {
+        // Threat inputs have no factoriser rows.
+        return ([0; 4], 0);
+    }
     let base = arch.inputs();
     let feature = index % FEATURES;
     let (block, point) = (feature / 90, feature % 90);
@@ -171,11 +199,16 @@ impl FloatNet {
     /// zero output weights, so the function is unchanged.
     pub fn widened(net: &Network, arch: Arch, seed: u64) -> Result<FloatNet, String> {
         let from = net.arch();
+        if arch.threats && from == arch.without_threats() {
+            return Ok(FloatNet::from_network(net).with_threat_rows());
+        }
         if from.king_buckets() != 1 || from.output_buckets != 1 || from.hidden > arch.hidden || from.stack {
             return Err(format!("cannot start {} from a {} net", arch.describe(), from.describe()));
         }
         let (src, mut f) = (FloatNet::from_network(net), FloatNet::random(arch, seed));
         let (hs, h) = (from.hidden, arch.hidden);
+        // Threat rows start at zero: the function stays the source's.
+        f.w1[arch.piece_inputs() * h..arch.inputs() * h].fill(0.0);
         let shared = if arch.king_buckets() > 1 { arch.inputs() + POINT_FACTORS } else { 0 };
         for feature in 0..FEATURES {
             for bucket in 0..arch.king_buckets() {
@@ -197,6 +230,19 @@ impl FloatNet {
             f.b2[bucket] = src.b2[0];
         }
         Ok(f)
+    }
+
+    /// The same net with threat inputs added, their rows zero (the function unchanged).
+    fn with_threat_rows(self) -> FloatNet {
+        let arch = self.arch.with_threats(true);
+        let h = arch.hidden;
+        let mut f = FloatNet::zeros(arch);
+        let pieces = self.arch.inputs() * h;
+        f.w1[..pieces].copy_from_slice(&self.w1[..pieces]);
+        // The factoriser's rows follow the threat rows.
+        f.w1[arch.inputs() * h..].copy_from_slice(&self.w1[pieces..]);
+        let FloatNet { b1, w2, b2, w3, b3, w4, b4, .. } = self;
+        FloatNet { b1, w2, b2, w3, b3, w4, b4, ..f }
     }
 
     /// The engine's input columns: each real row plus its factoriser rows.
@@ -337,7 +383,12 @@ impl FloatNet {
 
     /// Keeps the weights inside the ranges the integer net can hold.
     pub(super) fn clip(&mut self) {
-        for w in self.w1.iter_mut().chain(self.b1.iter_mut()) {
+        let (threats, h) = (self.threat_rows(), self.arch.hidden);
+        for (row, ws) in self.w1.chunks_exact_mut(h).enumerate() {
+            let clip = if threats.contains(&row) { THREAT_CLIP } else { CLIP };
+            ws.iter_mut().for_each(|w| *w = w.clamp(-clip, clip));
+        }
+        for w in self.b1.iter_mut() {
             *w = w.clamp(-CLIP, CLIP);
         }
         if self.arch.stack {
@@ -352,7 +403,9 @@ impl FloatNet {
     /// The integer network the engine runs (weights rounded to their scales).
     pub fn quantise(&self, k: f32, description: &str) -> Network {
         let q = |x: f32, s: i32| (x * s as f32).round() as i16;
-        let w1 = self.folded().iter().map(|&w| q(w.clamp(-CLIP, CLIP), QA)).collect();
+        let (threats, h) = (self.threat_rows(), self.arch.hidden);
+        let clip = |i: usize| if threats.contains(&(i / h)) { THREAT_CLIP } else { CLIP };
+        let w1 = self.folded().iter().enumerate().map(|(i, &w)| q(w.clamp(-clip(i), clip(i)), QA)).collect();
         let b1 = self.b1.iter().map(|&b| q(b, QA)).collect();
         if self.arch.stack {
             let mut net = Network::from_stack(self.arch, w1, b1, self.quantised_stack());
@@ -382,6 +435,11 @@ impl FloatNet {
     /// The net's shape.
     pub fn arch(&self) -> Arch {
         self.arch
+    }
+
+    /// The rows of the threat inputs (empty without them).
+    fn threat_rows(&self) -> std::ops::Range<usize> {
+        self.arch.piece_inputs()..self.arch.inputs()
     }
 }
 

@@ -10,7 +10,9 @@ const FEN: &str = "r1ba1a3/4kn3/2n1b4/pNp1p1p1p/4c4/6P2/P1P2R2P/1CcC5/9/2BAKAB2 
 fn the_gradient_matches_finite_differences() {
     use crate::eval::nnue::arch::{L2, L3};
     let stacked = |a: Arch| a.with_stack(true);
-    for arch in [Arch::ONE, Arch::new(256, 6, 8).unwrap(), stacked(Arch::ONE), stacked(Arch::new(256, 3, 4).unwrap())] {
+    let threats = Arch::new(256, 3, 2).unwrap().with_threats(true);
+    let archs = [Arch::ONE, Arch::new(256, 6, 8).unwrap(), stacked(Arch::ONE), stacked(Arch::new(256, 3, 4).unwrap())];
+    for arch in archs.into_iter().chain([threats, stacked(threats)]) {
         let net = FloatNet::random(arch, 4);
         let s = Sample::new(&Position::from_fen(FEN).unwrap(), 1.0, 120.0);
         let target = 0.8;
@@ -20,13 +22,18 @@ fn the_gradient_matches_finite_differences() {
         net.unfold_gradient(&mut g.w1);
         let loss = |n: &FloatNet| (sigmoid(n.output(&n.folded(), &s)) - target).powi(2);
         let mut idx = [0u32; net::MAX_FEATURES];
-        s.indices(&arch, 0, false, &mut idx);
+        let count = s.indices(&arch, 0, false, &mut idx);
         let column = idx[3] as usize * arch.hidden + 5;
         // The factoriser's first row of that column (its (side, kind) row).
         let factor = (arch.inputs() + (idx[3] as usize % crate::eval::nnue::FEATURES) / 90) * arch.hidden + 5;
         let bucket = s.bucket(&arch);
         // (name, tensor, index): tensors as `tensors()` orders them.
         let mut checks = vec![("w1", 0, column), ("w1 factor", 0, factor), ("b1", 1, 7)];
+        if arch.threats {
+            // The last column is a threat's (the rook on f3 attacks the horse on f8).
+            assert!(idx[count - 1] as usize >= arch.piece_inputs() && count > s.count as usize);
+            checks.push(("w1 threat", 0, idx[count - 1] as usize * arch.hidden + 11));
+        }
         if arch.stack {
             let n = 2 * arch.hidden;
             for j in [3, 11] {
@@ -114,6 +121,22 @@ fn a_widened_net_starts_as_its_source() {
             }
         });
     }
+    // Threat inputs added to a net of any shape start at zero: the same function.
+    for arch in [Arch::ONE, Arch::new(256, 3, 2).unwrap()] {
+        let net = FloatNet::random(arch, 5).quantise(400.0, "t");
+        let source = FloatNet::from_network(&net);
+        let with = FloatNet::widened(&net, arch.with_threats(true), 1).unwrap();
+        assert_eq!(
+            with.quantise(400.0, "t").evaluate_position(&Position::from_fen(FEN).unwrap()),
+            net.evaluate_position(&Position::from_fen(FEN).unwrap())
+        );
+        let (source_folded, with_folded) = (source.folded(), with.folded());
+        crate::board::testing::random_games(7, 3, 60, |pos, _, _, _| {
+            let s = Sample::new(pos, 0.5, 0.0);
+            let (a, b) = (source.output(&source_folded, &s), with.output(&with_folded, &s));
+            assert!((a - b).abs() < 1e-5, "{arch:?} {a} {b} {}", pos.to_fen());
+        });
+    }
     assert!(FloatNet::widened(&random_net(2), Arch::ONE, 1).is_ok());
     let bucketed = FloatNet::random(Arch::new(256, 3, 1).unwrap(), 1).quantise(400.0, "b");
     assert!(FloatNet::widened(&bucketed, Arch::new(512, 3, 1).unwrap(), 1).is_err());
@@ -135,7 +158,9 @@ fn training_lowers_the_loss_and_repeats_itself() {
     });
     let validation = train.split_off(train.len() * 9 / 10);
     let data = Data { train, validation, skipped: 0 };
-    for arch in [Arch::new(256, 3, 2).unwrap(), Arch::new(256, 1, 2).unwrap().with_stack(true)] {
+    let archs =
+        [Arch::new(256, 3, 2).unwrap(), Arch::new(256, 1, 2).unwrap().with_stack(true), Arch::ONE.with_threats(true)];
+    for arch in archs {
         let cfg = Config {
             epochs: 4,
             batch: 256,

@@ -37,6 +37,8 @@ pub struct AccumulatorStack<'a> {
     plies: Vec<Ply>,
     top: usize,
     finny: Finny,
+    /// Both halves with the threat inputs added (nets with threat inputs).
+    scratch: Vec<i16>,
 }
 
 impl<'a> AccumulatorStack<'a> {
@@ -52,6 +54,7 @@ impl<'a> AccumulatorStack<'a> {
             plies: vec![Ply { computed: [true; 2], keys, sub: [[0; 2]; 2], add: [0; 2], subs: 0 }; max_height + 1],
             top: 0,
             finny: Finny::new(net),
+            scratch: vec![0; 2 * net.arch.hidden],
         };
         for persp in [Color::Red, Color::Black] {
             let h = net.arch.hidden;
@@ -117,7 +120,7 @@ impl<'a> AccumulatorStack<'a> {
         let at = 2 * top * h;
         let (red, black) = self.acc[at..at + 2 * h].split_at(h);
         let (us, them) = if pos.side_to_move() == Color::Red { (red, black) } else { (black, red) };
-        self.net.output(us, them, self.net.arch.output_bucket(pos))
+        self.net.output_for(pos, us, them, &mut self.scratch)
     }
 
     /// Computes both perspectives' accumulators of `ply` from the ply below (same keys).

@@ -1,8 +1,10 @@
 //! The network's shape (`docs/nnue.md`): the hidden width, the king
 //! buckets (which input set a perspective uses, by its general's point) and the output buckets
 //! (which output a position uses, by its material). The inputs of one king bucket are
-//! architecture 1's 1260: (own or enemy, kind, point) seen from the perspective.
+//! architecture 1's 1260: (own or enemy, kind, point) seen from the perspective. A net may
+//! add threat inputs (`threats`), shared by all king buckets.
 
+use super::threats::THREAT_FEATURES;
 use crate::board::{Color, Piece, PieceKind, Position, Square};
 
 /// Inputs of one king bucket: 2 sides (own, enemy) × 7 kinds × 90 points.
@@ -68,6 +70,9 @@ pub struct Arch {
     /// Whether each output bucket is a stack 2·H → `L2` → `L3` → 1 (clipped ReLU between)
     /// rather than one linear output.
     pub stack: bool,
+    /// Whether the inputs include the threat inputs (`threats::THREAT_FEATURES` after the
+    /// king buckets' columns).
+    pub threats: bool,
 }
 
 /// Which input set a perspective uses: its bucket and whether it sees the mirrored board
@@ -76,7 +81,7 @@ pub type KingKey = u8;
 
 impl Arch {
     /// Architecture 1: 1260 → 2×256 → 1.
-    pub const ONE: Arch = Arch { hidden: 256, king_map: 0, output_buckets: 1, stack: false };
+    pub const ONE: Arch = Arch { hidden: 256, king_map: 0, output_buckets: 1, stack: false, threats: false };
 
     /// The shape with `hidden` neurons, the king map of `king_buckets` buckets and
     /// `output_buckets` outputs, or why there is none.
@@ -91,13 +96,23 @@ impl Arch {
         if !(1..=MAX_OUTPUT_BUCKETS).contains(&output_buckets) {
             return Err(format!("{output_buckets} output buckets (1 to {MAX_OUTPUT_BUCKETS})"));
         }
-        Ok(Arch { hidden, king_map: map as u8, output_buckets, stack: false })
+        Ok(Arch { hidden, king_map: map as u8, output_buckets, stack: false, threats: false })
     }
 
     /// The same shape with a stack of layers after the accumulators in each output bucket,
     /// or without.
     pub fn with_stack(self, stack: bool) -> Arch {
         Arch { stack, ..self }
+    }
+
+    /// The same shape with the threat inputs, or without.
+    pub fn with_threats(self, threats: bool) -> Arch {
+        Arch { threats, ..self }
+    }
+
+    /// The same shape without the threat inputs: the part the king buckets and pieces make.
+    pub fn without_threats(self) -> Arch {
+        self.with_threats(false)
     }
 
     /// The architecture id net files store: 1 for `Arch::ONE`, 3 with a stack, else 2.
@@ -121,9 +136,21 @@ impl Arch {
         self.map().buckets
     }
 
-    /// Input columns: `FEATURES` per king bucket.
+    /// Input columns: `FEATURES` per king bucket, then the threat inputs if any.
     pub fn inputs(&self) -> usize {
+        self.piece_inputs() + if self.threats { THREAT_FEATURES } else { 0 }
+    }
+
+    /// The piece inputs' columns (`FEATURES` per king bucket), where the threat inputs start.
+    pub fn piece_inputs(&self) -> usize {
         self.king_buckets() * FEATURES
+    }
+
+    /// The input column of threat input `threat` (`threats::feature`) for a perspective of
+    /// key `key` (mirrored with its board).
+    #[inline(always)]
+    pub fn threat_index(&self, key: KingKey, threat: usize) -> usize {
+        self.piece_inputs() + if key & 1 == 1 { mirrored(threat) } else { threat }
     }
 
     /// Distinct king keys (`KingKey` values below this).
@@ -174,7 +201,8 @@ impl Arch {
 
     /// "1260x6 -> 2x512 -> 8" style summary ("-> 8x(16 -> 32 -> 1)" with a stack).
     pub fn describe(&self) -> String {
-        let head = format!("{}x{} -> 2x{}", FEATURES, self.king_buckets(), self.hidden);
+        let threats = if self.threats { format!(" + {THREAT_FEATURES} threats") } else { String::new() };
+        let head = format!("{}x{}{threats} -> 2x{}", FEATURES, self.king_buckets(), self.hidden);
         if self.stack {
             format!("{head} -> {}x({L2} -> {L3} -> 1)", self.output_buckets)
         } else {
@@ -216,7 +244,8 @@ pub fn feature(persp: Color, piece: Piece, sq: Square) -> usize {
 }
 
 /// The same input on the left-right mirrored board (file a ↔ i): the board and the rules
-/// are symmetric, so the trainer doubles its data with it.
+/// are symmetric, so the trainer doubles its data with it. Threat inputs are blocks of 90
+/// points too, and mirror alike.
 #[inline(always)]
 pub const fn mirrored(feature: usize) -> usize {
     let (block, point) = (feature / 90, feature % 90);

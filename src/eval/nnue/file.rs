@@ -6,6 +6,7 @@
 
 use super::arch::{L2, L3};
 use super::stack::Stack;
+use super::threats::MAX_THREATS;
 use super::{Arch, Network, FEATURES, MAX_OUTPUT_WEIGHT, MAX_PIECES, QA, QB};
 use crate::bytes::{i16_at, i32_at, u16_at, u32_at, u64_at};
 use std::fmt;
@@ -153,6 +154,7 @@ pub(super) fn encode(net: &Network) -> Vec<u8> {
         if arch.stack {
             extra[4..6].copy_from_slice(&[L2 as u8, L3 as u8]);
         }
+        extra[6] = arch.threats as u8;
         out.extend_from_slice(&extra);
     }
     out.extend_from_slice(&body);
@@ -190,8 +192,9 @@ fn read_arch(b: &[u8]) -> Result<(Arch, usize), NetError> {
     let e = &b[HEADER_SIZE..HEADER_SIZE + EXTRA_SIZE];
     let (map, king_buckets, output_buckets, output_map) = (e[0], e[1] as usize, e[2] as usize, e[3]);
     let arch = Arch::new(hidden as usize, king_buckets, output_buckets).map_err(NetError::Architecture)?;
-    let arch = arch.with_stack(version == 3);
-    if arch.king_map != map || output_map != OUTPUT_MAP || e[6..].iter().any(|&x| x != 0) || arch.id() != id {
+    let arch = arch.with_stack(version == 3).with_threats(e[6] == 1);
+    if arch.king_map != map || output_map != OUTPUT_MAP || e[6] > 1 || e[7..].iter().any(|&x| x != 0) || arch.id() != id
+    {
         return Err(NetError::Architecture(format!(
             "architecture {id}, king map {map} of {king_buckets} buckets, output map {output_map}; this build \
              knows king map {} for {king_buckets} buckets and output map {OUTPUT_MAP}",
@@ -260,11 +263,15 @@ pub(super) fn decode(b: &[u8]) -> Result<Network, NetError> {
         let b2_at = expected - 4 * arch.output_buckets;
         (take(2 * h * arch.output_buckets), (0..arch.output_buckets).map(|i| i32_at(body, b2_at + 4 * i)).collect())
     };
-    // An accumulator sums a bias and at most MAX_PIECES columns: it must fit an i16.
+    // An accumulator sums a bias, at most MAX_PIECES piece columns and MAX_THREATS threat
+    // columns: it must fit an i16.
     let widest = |v: &[i16]| v.iter().map(|w| (*w as i32).abs()).max().unwrap_or(0);
-    let (max_w1, max_b1) = (widest(&w1), widest(&b1));
-    if max_b1 + MAX_PIECES * max_w1 > i16::MAX as i32 {
-        return Err(NetError::Range(format!("input weights up to {max_w1} and biases up to {max_b1}")));
+    let (pieces, threats) = w1.split_at(arch.piece_inputs() * h);
+    let (max_w1, max_t, max_b1) = (widest(pieces), widest(threats), widest(&b1));
+    if max_b1 + MAX_PIECES * max_w1 + MAX_THREATS as i32 * max_t > i16::MAX as i32 {
+        return Err(NetError::Range(format!(
+            "input weights up to {max_w1}, threat weights up to {max_t} and biases up to {max_b1}"
+        )));
     }
     let max_w2 = widest(&w2);
     if max_w2 > MAX_OUTPUT_WEIGHT {

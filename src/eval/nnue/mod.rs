@@ -6,7 +6,8 @@
 //! mirrored board); a hidden layer shared by both perspectives (the *accumulator*); squared
 //! clipped ReLU; the side to move's half and the other half concatenated into one linear
 //! output, one per output bucket (`arch`: by material). Architecture 1 is 1260 → 2×256 → 1
-//! (`docs/nnue.md`). Integer inference: `i16` accumulators at scale `QA`,
+//! (`docs/nnue.md`). A net may add threat inputs (`threats`: which piece attacks which),
+//! computed afresh at each evaluation and added to copies of the accumulators. Integer inference: `i16` accumulators at scale `QA`,
 //! output weights at scale `QB`, integer sums.
 //!
 //! The search keeps the accumulators lazily (`AccumulatorStack`): a move only records what
@@ -19,6 +20,7 @@ mod file;
 mod finny;
 mod simd;
 pub mod stack;
+pub mod threats;
 
 use crate::board::{Color, Piece, Position};
 pub use accumulator::AccumulatorStack;
@@ -26,6 +28,7 @@ pub use arch::{feature, mirrored, Arch, KingKey, FEATURES};
 pub use file::{NetError, HEADER_SIZE, MAGIC, VERSION};
 pub use simd::Simd;
 pub use stack::Stack;
+use threats::Threats;
 
 /// Inputs per perspective of architecture 1 (one king bucket).
 pub const INPUTS: usize = FEATURES;
@@ -201,7 +204,29 @@ impl Network {
     /// The evaluation in centipawns from `pos`'s side to move's view, given its accumulator.
     pub fn evaluate(&self, acc: &Accumulator, pos: &Position) -> i32 {
         let stm = pos.side_to_move();
-        self.output(&acc.v[stm.index()], &acc.v[stm.opp().index()], self.arch.output_bucket(pos))
+        let mut scratch = vec![0; 2 * self.arch.hidden];
+        self.output_for(pos, &acc.v[stm.index()], &acc.v[stm.opp().index()], &mut scratch)
+    }
+
+    /// The evaluation of `pos` from its side to move's view, given the piece accumulators of
+    /// the side to move (`us`) and of the other (`them`); with threat inputs, `scratch` (2 ×
+    /// hidden) takes them with `pos`'s threats added.
+    #[inline]
+    pub fn output_for(&self, pos: &Position, us: &[i16], them: &[i16], scratch: &mut [i16]) -> i32 {
+        let bucket = self.arch.output_bucket(pos);
+        if !self.arch.threats {
+            return self.output(us, them, bucket);
+        }
+        let (threats, stm) = (Threats::of(pos), pos.side_to_move());
+        let (with_us, with_them) = scratch.split_at_mut(self.arch.hidden);
+        for (persp, from, to) in [(stm, us, &mut *with_us), (stm.opp(), them, &mut *with_them)] {
+            to.copy_from_slice(from);
+            let key = self.arch.king_key(pos, persp);
+            for t in threats.seen_by(persp) {
+                self.simd.add(to, self.column(self.arch.threat_index(key, t)));
+            }
+        }
+        self.output(with_us, with_them, bucket)
     }
 
     /// The evaluation of `pos` from the side to move's view, from scratch.
@@ -272,6 +297,8 @@ pub(crate) mod tests {
             Arch::new(256, 1, 3).unwrap(),
             Arch::ONE.with_stack(true),
             Arch::new(512, 6, 8).unwrap().with_stack(true),
+            Arch::new(256, 3, 1).unwrap().with_threats(true),
+            Arch::new(512, 6, 4).unwrap().with_threats(true).with_stack(true),
         ]
     }
 
