@@ -7,8 +7,8 @@
 //! clipped ReLU; the side to move's half and the other half concatenated into one linear
 //! output, one per output bucket (`arch`: by material). Architecture 1 is 1260 → 2×256 → 1
 //! (`docs/nnue.md`). A net may add threat inputs (`threats`: which piece attacks which),
-//! computed afresh at each evaluation and added to copies of the accumulators. Integer inference: `i16` accumulators at scale `QA`,
-//! output weights at scale `QB`, integer sums.
+//! computed afresh at each evaluation and added to copies of the accumulators. Integer
+//! inference: `i16` accumulators at scale `QA`, output weights at scale `QB`, integer sums.
 //!
 //! The search keeps the accumulators lazily (`AccumulatorStack`): a move only records what
 //! changed, and a node that evaluates brings its accumulator up from the last computed
