@@ -28,7 +28,7 @@ pub use arch::{feature, mirrored, Arch, KingKey, FEATURES};
 pub use file::{NetError, HEADER_SIZE, MAGIC, VERSION};
 pub use simd::Simd;
 pub use stack::Stack;
-use threats::{Threats, MAX_THREATS};
+use threats::Threats;
 
 /// Inputs per perspective of architecture 1 (one king bucket).
 pub const INPUTS: usize = FEATURES;
@@ -219,13 +219,12 @@ impl Network {
         }
         let (threats, stm) = (Threats::of(pos), pos.side_to_move());
         let (with_us, with_them) = scratch.split_at_mut(self.arch.hidden);
-        let mut columns = [0u32; MAX_THREATS];
         for (persp, from, to) in [(stm, us, &mut *with_us), (stm.opp(), them, &mut *with_them)] {
+            to.copy_from_slice(from);
             let key = self.arch.king_key(pos, persp);
-            for (c, t) in columns.iter_mut().zip(threats.seen_by(persp)) {
-                *c = self.arch.threat_index(key, t) as u32;
+            for t in threats.seen_by(persp) {
+                self.simd.add(to, self.column(self.arch.threat_index(key, t)));
             }
-            self.simd.add_columns(from, to, &self.w1, &columns[..threats.count as usize]);
         }
         self.output(with_us, with_them, bucket)
     }

@@ -60,14 +60,6 @@ mod portable {
         }
     }
 
-    pub fn add_columns(from: &[i16], to: &mut [i16], w1: &[i16], columns: &[u32]) {
-        let n = to.len();
-        to.copy_from_slice(from);
-        for &c in columns {
-            add(to, &w1[c as usize * n..(c as usize + 1) * n]);
-        }
-    }
-
     pub fn sub_add(old: &[i16], new: &mut [i16], sub: &[i16], add: &[i16]) {
         for (((n, o), s), a) in new.iter_mut().zip(old).zip(sub).zip(add) {
             *n = o - s + a;
@@ -141,29 +133,6 @@ mod avx2 {
             for r in 0..4 {
                 let j = i * LANES + 16 * r;
                 store(acc, j, _mm256_add_epi16(load(acc, j), load(w, j)));
-            }
-        }
-    }
-
-    /// `to = from + Σ columns`, 256 lanes at a time held in the 16 registers, so each
-    /// column is read once, in order, and the sum is stored once.
-    #[target_feature(enable = "avx2")]
-    pub unsafe fn add_columns<const N: usize>(from: &[i16], to: &mut [i16], w1: &[i16], columns: &[u32]) {
-        const TILE: usize = 256;
-        for t in 0..N / TILE {
-            let mut r = [_mm256_setzero_si256(); TILE / 16];
-            for (k, r) in r.iter_mut().enumerate() {
-                *r = load(from, t * TILE + 16 * k);
-            }
-            for &c in columns {
-                // A checked slice: every column load below stays inside `w1`.
-                let col = &w1[c as usize * N..(c as usize + 1) * N];
-                for (k, r) in r.iter_mut().enumerate() {
-                    *r = _mm256_add_epi16(*r, load(col, t * TILE + 16 * k));
-                }
-            }
-            for (k, r) in r.iter().enumerate() {
-                store(to, t * TILE + 16 * k, *r);
             }
         }
     }
@@ -287,17 +256,6 @@ impl Simd {
             #[cfg(target_arch = "x86_64")]
             Simd::Avx2 => by_width!(acc.len(), add(acc, w)),
             Simd::Portable => portable::add(acc, w),
-        }
-    }
-
-    /// `to = from + Σ` the columns of `w1` (each `to.len()` wide) numbered in `columns`.
-    #[inline(always)]
-    pub fn add_columns(self, from: &[i16], to: &mut [i16], w1: &[i16], columns: &[u32]) {
-        assert!(from.len() == to.len(), "one width");
-        match self {
-            #[cfg(target_arch = "x86_64")]
-            Simd::Avx2 => by_width!(to.len(), add_columns(from, to, w1, columns)),
-            Simd::Portable => portable::add_columns(from, to, w1, columns),
         }
     }
 
@@ -431,12 +389,6 @@ mod tests {
                 best.sub(&mut a, &w);
                 portable.sub(&mut b, &w);
                 assert_eq!(a, b);
-                let w1: Vec<i16> = [&w, &x, &acc].iter().flat_map(|c| c.iter().copied()).collect();
-                best.add_columns(&acc, &mut a, &w1, &[2, 0, 1, 0]);
-                portable.add_columns(&acc, &mut b, &w1, &[2, 0, 1, 0]);
-                assert_eq!(a, b);
-                portable.add(&mut b, &x);
-                assert_ne!(a, b);
             }
         }
         // A stack's first layer: the same sums, at the extremes too (inputs at QA against
